@@ -1,0 +1,261 @@
+"""The validated configuration: one frozen pydantic tree, read from YAML by :mod:`config.loader`.
+
+YAML keys are kebab-case (``max-record-bytes``), as the specification writes them; the snake_case spelling
+of a field (``max_record_bytes``) is accepted too. Every bound has a unit in its name or its type.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from config.secrets import Secret
+from config.units import ByteSize, Duration, duration, size
+
+FIXED_MAX_ATTEMPTS = {
+    "intent_router": 2,
+    "diagnosis_agent": 1,
+    "tool_call": 1,
+    "semantic_guard": 2,
+    "evidence_repair": 1,
+}
+"""The retry matrix of the specification (§4.2). Configuration may lower an entry, never raise it."""
+
+TTL_SAFETY_BUFFER_S = 300.0
+ToolName = Literal["lookup_knowledge", "query_logs", "query_mysql"]
+DEFAULT_CALLS_PER_TOOL: dict[ToolName, int] = {"lookup_knowledge": 4, "query_logs": 6, "query_mysql": 6}
+
+
+def _not_bool(value: Any) -> Any:
+    if isinstance(value, bool):
+        raise PydanticCustomError("bool_not_count", "expected a number, not true/false")
+    return value
+
+
+PositiveInt = Annotated[int, BeforeValidator(_not_bool), Field(gt=0)]
+PositiveSize = Annotated[ByteSize, Field(gt=0)]
+PositiveDuration = Annotated[Duration, Field(gt=0)]
+Identifier = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]
+
+
+def _kebab(name: str) -> str:
+    return name.replace("_", "-")
+
+
+class Section(BaseModel):
+    """Base of every configuration section: frozen, unknown keys rejected, kebab-case keys."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        frozen=True,
+        alias_generator=_kebab,
+        validate_by_alias=True,
+        validate_by_name=False,
+        serialize_by_alias=True,
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _relaxed_keys(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        aliases = {field.alias or name for name, field in cls.model_fields.items()}
+        normalised: dict[str, Any] = {}
+        for key, value in data.items():
+            canonical = _kebab(key) if isinstance(key, str) and _kebab(key) in aliases else key
+            if canonical in normalised:
+                raise PydanticCustomError(
+                    "duplicate_key", "{key} is given twice (kebab-case and snake_case)", {"key": canonical}
+                )
+            normalised[canonical] = value
+        return normalised
+
+
+class RunSettings(Section):
+    """The whole run, from routing to release."""
+
+    deadline: PositiveDuration = Field(default=duration("180s"), description="Deadline of one run, set at StartRun.")
+
+
+class AgentBudget(Section):
+    """Budgets of the Diagnosis agent; the Harness enforces them at the model and tool boundaries."""
+
+    max_model_calls: PositiveInt = 12
+    max_tool_calls: PositiveInt = 12
+    max_tool_calls_per_tool: dict[ToolName, PositiveInt] = Field(default_factory=lambda: dict(DEFAULT_CALLS_PER_TOOL))
+    max_total_tokens: PositiveInt = Field(default=64000, description="Input plus output tokens of the run.")
+    max_duration: PositiveDuration = Field(
+        default=duration("120s"), description="Total time of the agent's ReAct loop."
+    )
+
+    @field_validator("max_tool_calls_per_tool", mode="before")
+    @classmethod
+    def _keep_unnamed_tool_defaults(cls, value: Any) -> Any:
+        """A file that names one tool changes that tool's limit; the others keep their defaults."""
+        return {**DEFAULT_CALLS_PER_TOOL, **value} if isinstance(value, dict) else value
+
+
+class SemanticGuardSettings(Section):
+    attempt_timeout: PositiveDuration = Field(default=duration("20s"))
+    total_timeout: PositiveDuration = Field(default=duration("45s"))
+    max_input_bytes: PositiveSize = Field(default=size("64KB"))
+
+    @model_validator(mode="after")
+    def _total_covers_attempt(self) -> SemanticGuardSettings:
+        if self.total_timeout < self.attempt_timeout:
+            raise PydanticCustomError("timeout_order", "total-timeout must be at least attempt-timeout")
+        return self
+
+
+class RetryPolicySettings(Section):
+    max_attempts: PositiveInt
+
+
+class RetrySettings(Section):
+    """Attempts per operation. Each entry may be lowered below the fixed matrix, never raised above it."""
+
+    intent_router: RetryPolicySettings = RetryPolicySettings(max_attempts=2)
+    diagnosis_agent: RetryPolicySettings = RetryPolicySettings(max_attempts=1)
+    tool_call: RetryPolicySettings = RetryPolicySettings(max_attempts=1)
+    semantic_guard: RetryPolicySettings = RetryPolicySettings(max_attempts=2)
+    evidence_repair: RetryPolicySettings = RetryPolicySettings(max_attempts=1)
+
+    @model_validator(mode="after")
+    def _within_matrix(self) -> RetrySettings:
+        for name, ceiling in FIXED_MAX_ATTEMPTS.items():
+            if getattr(self, name).max_attempts > ceiling:
+                raise PydanticCustomError(
+                    "retry_above_matrix",
+                    "{field}.max-attempts must be at most {ceiling} (fixed retry matrix)",
+                    {"field": _kebab(name), "ceiling": ceiling},
+                )
+        return self
+
+
+class EvidenceStoreSettings(Section):
+    """The canonical invocation store in Redis (§4.2)."""
+
+    key_prefix: Annotated[str, Field(pattern=r"^[A-Za-z0-9_\-]+(:[A-Za-z0-9_\-]+)*$")] = "superbiz:harness:tool-call"
+    ttl: PositiveDuration = Field(default=duration("2h"))
+    max_record_bytes: PositiveSize = Field(default=size("1MB"))
+    max_agent_result_bytes: PositiveSize = Field(default=size("64KB"))
+    max_run_bytes: PositiveSize = Field(default=size("5MB"))
+
+    @model_validator(mode="after")
+    def _caps_nest(self) -> EvidenceStoreSettings:
+        if self.max_agent_result_bytes > self.max_record_bytes:
+            raise PydanticCustomError("cap_order", "max-agent-result-bytes must not exceed max-record-bytes")
+        if self.max_record_bytes > self.max_run_bytes:
+            raise PydanticCustomError("cap_order", "max-record-bytes must not exceed max-run-bytes")
+        return self
+
+
+class RagBudget(Section):
+    max_evidence: PositiveInt = 5
+    max_excerpt_chars: PositiveInt = 600
+    max_total_chars: PositiveInt = 3000
+
+
+class LogsBudget(Section):
+    max_patterns: PositiveInt = 8
+    max_events: PositiveInt = 10
+    max_message_chars: PositiveInt = 300
+    default_lookback: PositiveDuration = Field(default=duration("30m"))
+    max_lookback: PositiveDuration = Field(default=duration("24h"))
+    max_total_chars: PositiveInt = 8000
+
+    @model_validator(mode="after")
+    def _lookback_order(self) -> LogsBudget:
+        if self.default_lookback > self.max_lookback:
+            raise PydanticCustomError("lookback_order", "default-lookback must not exceed max-lookback")
+        return self
+
+
+class MysqlBudget(Section):
+    """Bounds of every query_mysql call, kept apart from the schema allowlist (§9.1)."""
+
+    max_rows: PositiveInt = 50
+    max_cell_chars: PositiveInt = 256
+    max_total_bytes: PositiveSize = Field(default=size("32KB"))
+    query_timeout: PositiveDuration = Field(default=duration("5s"))
+
+
+class TableAllowlist(Section):
+    columns: Annotated[list[Identifier], Field(min_length=1)]
+
+
+class SchemaAllowlist(Section):
+    tables: Annotated[dict[Identifier, TableAllowlist], Field(min_length=1)]
+
+
+class DataSourceSettings(Section):
+    """One logical data source. The id (its key) is all the agent ever sees."""
+
+    jdbc_url: Secret
+    username: Secret | None = None
+    password: Secret | None = None
+    default_schema: Identifier
+    allowed_schemas: Annotated[dict[Identifier, SchemaAllowlist], Field(min_length=1)]
+
+    @model_validator(mode="after")
+    def _default_schema_allowed(self) -> DataSourceSettings:
+        if self.default_schema not in self.allowed_schemas:
+            raise PydanticCustomError("default_schema", "default-schema must be one of allowed-schemas")
+        return self
+
+
+class MysqlToolSettings(Section):
+    data_sources: dict[Identifier, DataSourceSettings] = Field(default_factory=dict)
+
+
+class HarnessSettings(Section):
+    run: RunSettings = RunSettings()
+    agent: AgentBudget = AgentBudget()
+    semantic_guard: SemanticGuardSettings = SemanticGuardSettings()
+    retry: RetrySettings = RetrySettings()
+    evidence: EvidenceStoreSettings = EvidenceStoreSettings()
+    rag: RagBudget = RagBudget()
+    logs: LogsBudget = LogsBudget()
+    mysql: MysqlBudget = MysqlBudget()
+    mysql_tools: MysqlToolSettings = MysqlToolSettings()
+
+    @model_validator(mode="after")
+    def _time_budgets_fit(self) -> HarnessSettings:
+        if self.agent.max_duration > self.run.deadline:
+            raise PydanticCustomError("deadline_order", "agent.max-duration must not exceed run.deadline")
+        if self.semantic_guard.total_timeout > self.run.deadline:
+            raise PydanticCustomError("deadline_order", "semantic-guard.total-timeout must not exceed run.deadline")
+        if self.evidence.ttl < self.run.deadline + TTL_SAFETY_BUFFER_S:
+            raise PydanticCustomError(
+                "ttl_too_short", "evidence.ttl must exceed run.deadline by at least a 5m safety buffer"
+            )
+        return self
+
+
+class RedisSettings(Section):
+    """Where the invocation store lives. ``fakeredis://`` runs an in-process Redis (embedded demo only)."""
+
+    url: str = "fakeredis://"
+    username: str | None = None
+    password: Secret | None = None
+
+    @model_validator(mode="after")
+    def _no_credentials_in_url(self) -> RedisSettings:
+        parts = urlsplit(self.url)
+        if parts.scheme not in ("redis", "rediss", "unix", "fakeredis"):
+            raise PydanticCustomError("redis_url", "url must start with redis://, rediss://, unix:// or fakeredis://")
+        if parts.password or parts.username:
+            raise PydanticCustomError(
+                "redis_url", "url must not carry credentials; use username and password: ${ENV_VAR}"
+            )
+        return self
+
+
+class AppConfig(Section):
+    """The root of the configuration file."""
+
+    harness: HarnessSettings = HarnessSettings()
+    redis: RedisSettings = RedisSettings()

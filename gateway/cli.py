@@ -1,0 +1,160 @@
+"""The ``superbiz`` command line.
+
+Each command is one small function that adds its own subparser and sets its handler with
+``set_defaults(handler=...)``; a new command (serve, ask, demo, db init, ...) is a new function appended
+to ``COMMANDS``, without touching the others. Handlers take the parsed arguments and return the exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from config.loader import CONFIG_ENV_VAR, ConfigError, dump_config, load_config, resolve_path
+from harness.redis_acl import acl_setuser_args
+from harness.selfcheck import run_selfcheck
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_INVALID_CONFIG = 2
+DEFAULT_REDIS_USER = "superbiz-harness"
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _config_option() -> argparse.ArgumentParser:
+    """``--config`` accepted after any command too (``superbiz selfcheck --config x.yaml``)."""
+    option = argparse.ArgumentParser(add_help=False)
+    option.add_argument("--config", metavar="PATH", default=argparse.SUPPRESS, help="configuration file")
+    return option
+
+
+CONFIG_OPTION = _config_option()
+
+
+def _config_path(args: argparse.Namespace) -> Path:
+    """``PATH`` argument, else the global ``--config``, else ``SUPERBIZ_CONFIG``, else the bundled default."""
+    return resolve_path(args.path or args.config, os.environ)
+
+
+def config_check(args: argparse.Namespace) -> int:
+    source = _config_path(args)
+    try:
+        load_config(source, os.environ)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_INVALID_CONFIG
+    print(f"OK {source}")
+    return EXIT_OK
+
+
+def config_show(args: argparse.Namespace) -> int:
+    source = _config_path(args)
+    try:
+        config = load_config(source, os.environ)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_INVALID_CONFIG
+    print(f"# effective configuration from {source}")
+    print(dump_config(config), end="")
+    return EXIT_OK
+
+
+def add_config_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser("config", parents=[CONFIG_OPTION], help="validate or print the configuration")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    path_help = f"configuration file (default: --config, then ${CONFIG_ENV_VAR}, then the bundled default)"
+
+    check = actions.add_parser(
+        "check", parents=[CONFIG_OPTION], help="validate the configuration; exit 2 if it is invalid"
+    )
+    check.add_argument("path", nargs="?", metavar="PATH", help=path_help)
+    check.set_defaults(handler=config_check)
+
+    show = actions.add_parser(
+        "show", parents=[CONFIG_OPTION], help="print the effective configuration (secrets as ${ENV} references)"
+    )
+    show.add_argument("path", nargs="?", metavar="PATH", help=path_help)
+    show.set_defaults(handler=config_show)
+
+
+def redis_acl(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config, os.environ)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_INVALID_CONFIG
+    if config.redis.password is None:
+        print("redis.password is not configured: set it to an ${ENV_VAR} reference first", file=sys.stderr)
+        return EXIT_INVALID_CONFIG
+    username = args.user or config.redis.username or DEFAULT_REDIS_USER
+    arguments = acl_setuser_args(username, config.redis.password.reveal(), config.harness.evidence.key_prefix)
+    print(" ".join(["ACL", "SETUSER", *arguments]))
+    return EXIT_OK
+
+
+def add_redis_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser("redis", parents=[CONFIG_OPTION], help="Redis administration for the invocation store")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    acl = actions.add_parser(
+        "acl",
+        parents=[CONFIG_OPTION],
+        help="print the ACL SETUSER command of the Harness-only user (pipe it into redis-cli as an admin)",
+    )
+    acl.add_argument("--user", help=f"ACL user name (default: redis.username, else {DEFAULT_REDIS_USER})")
+    acl.set_defaults(handler=redis_acl)
+
+
+def selfcheck(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config, os.environ)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_INVALID_CONFIG
+    print(f"superbiz self-check ({resolve_path(args.config, os.environ)})")
+    results = asyncio.run(run_selfcheck(config))
+    for result in results:
+        print(f"  [{'ok' if result.ok else 'FAIL'}] {result.name}: {result.detail}")
+    return EXIT_OK if all(result.ok for result in results) else EXIT_FAILED
+
+
+def add_selfcheck_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser(
+        "selfcheck", parents=[CONFIG_OPTION], help="check the configuration, Redis and the Harness core"
+    )
+    parser.set_defaults(handler=selfcheck)
+
+
+COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
+    add_config_command,
+    add_redis_command,
+    add_selfcheck_command,
+)
+"""Each entry adds one top-level command to the parser."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="superbiz", description="SuperBiz SRE diagnosis agent.")
+    parser.add_argument(
+        "--config",
+        metavar="PATH",
+        help=f"configuration file (default: ${CONFIG_ENV_VAR}, then the bundled default)",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for add_command in COMMANDS:
+        add_command(commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    handler: Handler = args.handler
+    return handler(args)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
