@@ -1,0 +1,135 @@
+"""Awaiting under a run's limits, and the terminal state each way a run can end.
+
+``bounded`` is the one way the Harness awaits work of a run: it returns the result, or stops the work when
+the run is cancelled or its deadline passes. Stopping cancels the local task *and* calls ``on_abort`` so
+remote work (a Ray task, an HTTP request, a MySQL query) is stopped too; cancelling a local await alone
+does not stop remote work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from harness.budget import DEADLINE
+from harness.deadline import Deadline
+from harness.errors import BudgetExhausted, RunCancelled
+from harness.run_context import RunContext
+from harness.run_state import RunStatus
+
+T = TypeVar("T")
+
+_ABORT_GRACE_S = 1.0
+"""How long an aborted local task may take to unwind before the Harness stops waiting for it."""
+
+
+async def bounded(
+    ctx: RunContext,
+    work: Awaitable[T],
+    *,
+    deadline: Deadline | None = None,
+    on_abort: Callable[[], None] | None = None,
+) -> T:
+    deadline = deadline or ctx.deadline
+    task = asyncio.ensure_future(work)
+    if ctx.cancellation.cancelled or deadline.expired:
+        await _abort(task, on_abort)
+        ctx.cancellation.raise_if_cancelled()
+        raise _deadline_passed(ctx)
+    loop = asyncio.get_running_loop()
+    cancelled: asyncio.Future[str] = loop.create_future()
+
+    def signal(reason: str) -> None:
+        loop.call_soon_threadsafe(_resolve, cancelled, reason)
+
+    unregister = ctx.cancellation.on_cancel(signal)
+    try:
+        waiters: set[asyncio.Future[Any]] = {task, cancelled}
+        done, _ = await asyncio.wait(waiters, timeout=deadline.remaining_s(), return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:
+        await _abort(task, on_abort)
+        raise
+    finally:
+        unregister()
+        cancelled.cancel()
+    if task in done:
+        return task.result()
+    await _abort(task, on_abort)
+    if ctx.cancellation.cancelled:
+        raise RunCancelled(ctx.cancellation.reason or "cancelled")
+    raise _deadline_passed(ctx)
+
+
+def ensure_open(ctx: RunContext, deadline: Deadline | None = None) -> None:
+    """Raise if the run is cancelled or past its deadline; checked before any work is started."""
+    ctx.cancellation.raise_if_cancelled()
+    if (deadline or ctx.deadline).expired:
+        raise _deadline_passed(ctx)
+
+
+async def guarded_model_call(
+    ctx: RunContext,
+    call: Callable[[], Awaitable[T]],
+    tokens_of: Callable[[T], tuple[int, int]],
+    *,
+    deadline: Deadline | None = None,
+    on_abort: Callable[[], None] | None = None,
+) -> T:
+    """The model boundary: deadline, cancellation and budget before the call; tokens recorded after it."""
+    ensure_open(ctx, deadline)
+    ctx.budget.charge_model_call()
+    reply = await bounded(ctx, call(), deadline=deadline, on_abort=on_abort)
+    ctx.budget.record_tokens(*tokens_of(reply))
+    return reply
+
+
+async def guarded_tool_call(
+    ctx: RunContext,
+    tool_name: str,
+    call: Callable[[], Awaitable[T]],
+    *,
+    deadline: Deadline | None = None,
+    on_abort: Callable[[], None] | None = None,
+) -> T:
+    """The budget part of the tool boundary: a call is charged before it starts, and bounded while it runs."""
+    ensure_open(ctx, deadline)
+    ctx.budget.charge_tool_call(tool_name)
+    return await bounded(ctx, call(), deadline=deadline, on_abort=on_abort)
+
+
+def terminal_status(error: BaseException | None, released_fallback: bool = False) -> RunStatus:
+    """The one terminal state for how a run ended.
+
+    Budget exhaustion and the deadline end in the fixed safe fallback (FALLBACK); cancellation is CANCELLED;
+    any other error is FAILED; a run that released its answer is SUCCESS, or FALLBACK when that was the
+    fixed fallback.
+    """
+    if error is None:
+        return RunStatus.FALLBACK if released_fallback else RunStatus.SUCCESS
+    if isinstance(error, RunCancelled | asyncio.CancelledError):
+        return RunStatus.CANCELLED
+    if isinstance(error, BudgetExhausted):
+        return RunStatus.FALLBACK
+    return RunStatus.FAILED
+
+
+def _resolve(future: asyncio.Future[str], reason: str) -> None:
+    if not future.done():
+        future.set_result(reason)
+
+
+def _deadline_passed(ctx: RunContext) -> BudgetExhausted:
+    ctx.budget.note_exhausted(DEADLINE)
+    return BudgetExhausted(DEADLINE)
+
+
+async def _abort(task: asyncio.Future[T], on_abort: Callable[[], None] | None) -> None:
+    if on_abort is not None:
+        on_abort()
+    if task.done():
+        if not task.cancelled():
+            task.exception()
+        return
+    task.cancel()
+    await asyncio.wait({task}, timeout=_ABORT_GRACE_S)
