@@ -39,6 +39,22 @@ PositiveInt = Annotated[int, BeforeValidator(_not_bool), Field(gt=0)]
 PositiveSize = Annotated[ByteSize, Field(gt=0)]
 PositiveDuration = Annotated[Duration, Field(gt=0)]
 Identifier = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]
+FunctionName = Annotated[str, Field(pattern=r"^[A-Z][A-Z0-9_]{0,63}$")]
+DEFAULT_SQL_FUNCTIONS = (
+    "COUNT",
+    "SUM",
+    "AVG",
+    "MIN",
+    "MAX",
+    "COALESCE",
+    "IFNULL",
+    "LOWER",
+    "UPPER",
+    "ROUND",
+    "ABS",
+    "DATE",
+)
+DEFAULT_MASKED_COLUMNS = ("password", "passwd", "token", "secret", "api_key", "phone", "mobile", "email", "id_card")
 
 
 def _kebab(name: str) -> str:
@@ -181,6 +197,14 @@ class MysqlBudget(Section):
     max_cell_chars: PositiveInt = 256
     max_total_bytes: PositiveSize = Field(default=size("32KB"))
     query_timeout: PositiveDuration = Field(default=duration("5s"))
+    allowed_functions: Annotated[list[FunctionName], Field(min_length=1)] = Field(
+        default_factory=lambda: list(DEFAULT_SQL_FUNCTIONS),
+        description="SQL functions a query may call (upper-case names); anything else is rejected.",
+    )
+    masked_columns: list[Identifier] = Field(
+        default_factory=lambda: list(DEFAULT_MASKED_COLUMNS),
+        description="Column names (case-insensitive) whose values are masked in every result.",
+    )
 
 
 class TableAllowlist(Section):
@@ -192,18 +216,30 @@ class SchemaAllowlist(Section):
 
 
 class DataSourceSettings(Section):
-    """One logical data source. The id (its key) is all the agent ever sees."""
+    """One logical data source. The id (its key) is all the agent ever sees.
 
-    jdbc_url: Secret
+    ``driver: mysql`` connects with ``jdbc-url`` (``jdbc:mysql://host:port/db`` or ``jdbc:mariadb://…``) and a
+    read-only account; ``driver: sqlite`` runs the same validated SQL, transpiled, on a SQLite file, or on the
+    bundled demo ``order_db`` when ``sqlite-path`` is absent (embedded demo only).
+    """
+
+    driver: Literal["mysql", "sqlite"] = "mysql"
+    jdbc_url: Secret | None = None
     username: Secret | None = None
     password: Secret | None = None
+    sqlite_path: str | None = None
+    pool_size: Annotated[int, Field(gt=0, le=64)] = 4
     default_schema: Identifier
     allowed_schemas: Annotated[dict[Identifier, SchemaAllowlist], Field(min_length=1)]
 
     @model_validator(mode="after")
-    def _default_schema_allowed(self) -> DataSourceSettings:
+    def _consistent(self) -> DataSourceSettings:
         if self.default_schema not in self.allowed_schemas:
             raise PydanticCustomError("default_schema", "default-schema must be one of allowed-schemas")
+        if self.driver == "mysql" and (self.jdbc_url is None or self.sqlite_path is not None):
+            raise PydanticCustomError("driver", "driver mysql needs jdbc-url (and no sqlite-path)")
+        if self.driver == "sqlite" and self.jdbc_url is not None:
+            raise PydanticCustomError("driver", "driver sqlite takes sqlite-path, not jdbc-url")
         return self
 
 
@@ -254,8 +290,34 @@ class RedisSettings(Section):
         return self
 
 
+class ToolRuntime(Section):
+    """How many calls of one tool run at once (across the whole cluster) and how many may wait."""
+
+    concurrency: Annotated[int, BeforeValidator(_not_bool), Field(gt=0, le=256)]
+    max_pending: Annotated[int, BeforeValidator(_not_bool), Field(ge=0, le=10000)]
+
+
+class KnowledgeToolSettings(ToolRuntime):
+    path: str | None = Field(default=None, description="Folder of markdown documents; the bundled demo when absent.")
+
+
+class LogsToolSettings(ToolRuntime):
+    dataset: str | None = Field(default=None, description="Mock log dataset (JSONL); the bundled one when absent.")
+
+
+class ToolsSettings(Section):
+    """Per-tool runtime settings, keyed by tool name."""
+
+    lookup_knowledge: KnowledgeToolSettings = Field(
+        default=KnowledgeToolSettings(concurrency=4, max_pending=16), alias="lookup_knowledge"
+    )
+    query_logs: LogsToolSettings = Field(default=LogsToolSettings(concurrency=4, max_pending=16), alias="query_logs")
+    query_mysql: ToolRuntime = Field(default=ToolRuntime(concurrency=2, max_pending=8), alias="query_mysql")
+
+
 class AppConfig(Section):
     """The root of the configuration file."""
 
     harness: HarnessSettings = HarnessSettings()
     redis: RedisSettings = RedisSettings()
+    tools: ToolsSettings = ToolsSettings()

@@ -431,7 +431,7 @@ def test_mixed_spelling_is_not_normalised_inside_user_named_maps() -> None:
         (nested("harness.retry.tool-call.backoff", "1s"), "harness.retry.tool-call.backoff"),
         (nested("harness.logs.max-event", 3), "harness.logs.max-event"),
         (nested("redis.db", 0), "redis.db"),
-        (data_source_with("pool-size", 4), f"{DATA_SOURCE}.pool-size"),
+        (data_source_with("pool-sizes", 4), f"{DATA_SOURCE}.pool-sizes"),
         (data_source_with("allowed-schemas.order_db.views", []), f"{DATA_SOURCE}.allowed-schemas.order_db.views"),
         (
             data_source_with("allowed-schemas.order_db.tables.biz_order.where", "1=1"),
@@ -484,7 +484,17 @@ def test_data_source_credentials_are_optional_but_the_url_is_not() -> None:
     assert (loaded.username, loaded.password) == (None, None)
 
     del source["jdbc-url"]
-    rejected(data, f"{DATA_SOURCE}.jdbc-url", "required")
+    rejected(data, DATA_SOURCE, "driver mysql needs jdbc-url")
+
+
+def test_sqlite_driver_takes_a_path_not_a_jdbc_url() -> None:
+    data = seed_data_source()
+    source = data["harness"]["mysql-tools"]["data-sources"]["order_readonly"]
+    source["driver"] = "sqlite"
+    rejected(data, DATA_SOURCE, "driver sqlite takes sqlite-path", environ=SEED_ENV)
+    del source["jdbc-url"], source["username"], source["password"]
+    loaded = load(data).harness.mysql_tools.data_sources["order_readonly"]
+    assert (loaded.driver, loaded.sqlite_path) == ("sqlite", None)
 
 
 @pytest.mark.parametrize("key", ["jdbc-url", "username", "password"])
