@@ -1,0 +1,41 @@
+"""Fixtures of the query_logs tests: a fixed clock, the default budget and a tool over the bundled dataset."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from config.schema import LogsBudget, LogsToolSettings
+from harness.clock import ManualClock
+from tools.contract import Projection
+from tools.logs.tool import QueryLogsTool
+
+Call = Callable[..., tuple[dict[str, Any], Projection]]
+
+
+def make_tool(clock: ManualClock, budget: LogsBudget | None = None, dataset: str | None = None) -> QueryLogsTool:
+    settings = LogsToolSettings(concurrency=4, max_pending=16, dataset=dataset)
+    return QueryLogsTool(settings, budget or LogsBudget(), clock)
+
+
+@pytest.fixture
+def clock() -> ManualClock:
+    return ManualClock()
+
+
+@pytest.fixture
+def tool(clock: ManualClock) -> QueryLogsTool:
+    return make_tool(clock)
+
+
+@pytest.fixture
+def call(tool: QueryLogsTool) -> Call:
+    """Run the tool and project its raw response: ``call(topic=..., query=...) -> (raw, projection)``."""
+
+    def run(tool_call_id: str = "call-1", **arguments: Any) -> tuple[dict[str, Any], Projection]:
+        raw = tool.run(tool_call_id, arguments)
+        return raw, tool.projector.project(tool_call_id, arguments, raw)
+
+    return run

@@ -1,0 +1,112 @@
+"""No seeded secret reaches an agent_result, whatever the query, topic, window or budget; log text stays data."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from config.schema import LogsBudget
+from harness.clock import ManualClock
+from tests.tools.logs.conftest import Call, make_tool
+from tests.tools.logs.mock_logs_dataset import INJECTION, SEEDED_SECRETS
+
+QUERIES = [
+    "password",
+    "pwd passwd",
+    "secret",
+    "token",
+    "api_key apikey",
+    "access_token",
+    "Authorization Basic",
+    "Bearer",
+    "jdbc mysql",
+    "redis",
+    "aws s3 client config",
+    "session validated",
+    "ldap bind",
+    "geocode",
+    "channel request",
+    "order-service",
+    "user-service",
+    "payment-service",
+    "refund-service",
+    "inventory-service",
+    "api-gateway",
+    "api-gateway 200 users/me",
+    "report-service export",
+    "order_db",
+    "user_db user_account",
+    "HikariPool configuration",
+    "user-service password=Passw0rd!23",
+]
+BUDGETS = [
+    LogsBudget(),
+    LogsBudget(max_message_chars=12),
+    LogsBudget(max_events=50, max_patterns=50, max_total_chars=100_000),
+]
+
+
+def _leaks(text: str) -> list[str]:
+    return [secret for secret in SEEDED_SECRETS if secret in text]
+
+
+def test_no_seeded_secret_in_any_agent_result() -> None:
+    seen_in_raw: set[str] = set()
+    results = 0
+    for budget in BUDGETS:
+        tool = make_tool(ManualClock(), budget)
+        for query, topic, lookback in itertools.product(QUERIES, ("APPLICATION", "ACCESS", "SLOW_SQL"), (30, 1440)):
+            arguments = {"topic": topic, "query": query, "lookback_minutes": lookback}
+            raw = tool.run("c", arguments)
+            seen_in_raw.update(_leaks(json.dumps(raw, ensure_ascii=False)))
+            result = tool.projector.project("c", arguments, raw).agent_result
+            assert _leaks(json.dumps(result, ensure_ascii=False)) == [], (topic, query, lookback)
+            results += 1
+    assert results == len(BUDGETS) * len(QUERIES) * 3 * 2
+    assert seen_in_raw == set(SEEDED_SECRETS)  # every secret was really in play
+
+
+def test_secret_in_the_query_is_redacted_in_the_scope(call: Call) -> None:
+    _, projection = call(topic="APPLICATION", query="user-service password=Passw0rd!23", lookback_minutes=60)
+    assert projection.agent_result["scope"]["query"] == "user-service password=[REDACTED]"
+
+
+def test_secret_in_the_query_is_redacted_in_an_error(clock: ManualClock, tmp_path: Path) -> None:
+    tool = make_tool(clock, dataset=str(tmp_path / "missing.jsonl"))
+    arguments = {"topic": "APPLICATION", "query": "order-service token=tk_live_4f9a2c81e7"}
+    result = tool.projector.project("c", arguments, tool.run("c", arguments)).agent_result
+    assert result["evidence_status"] == "ERROR"
+    assert result["scope"]["query"] == "order-service token=[REDACTED]"
+
+
+@pytest.mark.parametrize("topic", ["APPLICATION", "ACCESS", "SLOW_SQL"])
+def test_redacted_lines_are_still_evidence(call: Call, topic: str) -> None:
+    _, projection = call(topic=topic, query="password token secret api_key Authorization", lookback_minutes=1440)
+    text = json.dumps(projection.agent_result, ensure_ascii=False)
+    assert _leaks(text) == []
+    if projection.agent_result["match_count"]:
+        assert "[REDACTED]" in text
+
+
+def test_prompt_injection_in_a_log_line_is_returned_as_data(call: Call) -> None:
+    _, projection = call(topic="APPLICATION", query="user-service u-20931 profile nickname", lookback_minutes=30)
+    result = projection.agent_result
+    assert result["evidence_status"] == "EVIDENCE_FOUND"
+    assert list(result) == [
+        "evidence_status",
+        "tool_call_id",
+        "source_kind",
+        "scope",
+        "match_count",
+        "returned_count",
+        "patterns",
+        "events",
+        "truncated",
+    ]
+    messages = [event["message"] for event in result["events"]]
+    assert any(INJECTION in message for message in messages)
+    assert any(INJECTION in pattern["example"] for pattern in result["patterns"])
+    assert result["scope"]["query"] == "user-service u-20931 profile nickname"

@@ -1,0 +1,261 @@
+"""``QueryLogsResultProjector``: the raw ``query_logs`` response -> the bounded §8.2 envelope.
+
+Deterministic, no LLM. Everything that leaves here went through ``tools.redaction.redact`` first (pattern
+examples, event messages, service names and the scope's query), then was clipped.
+
+- Patterns: events grouped by ``(service, level, template(message))`` (:mod:`tools.logs.fingerprint`); each keeps
+  its count, first_seen, last_seen and, as its example, the most recent message. Sorted by severity
+  (FATAL > ERROR > WARN > INFO > DEBUG > TRACE > other), then count, then most recent; at most ``max-patterns``.
+- Events: a time-ordered sample of at most ``max-events``. The matching events, oldest first, are cut into that
+  many equal consecutive slices and each slice gives its most severe event (the earliest on a tie, the latest
+  in the last slice), so the sample spans the whole window, prefers errors and, when severities tie, holds the
+  first and the last event.
+- ``max-total-chars`` bounds the whole serialised agent_result: events are given up first (the sample is
+  re-drawn one smaller each time), then patterns from the least important. The scope is never cut.
+- ``truncated`` is true whenever any matching event is not in ``events``, a pattern was left out, or a text was
+  clipped or redaction made it longer than the budget.
+
+No matching event gives a NO_EVIDENCE envelope with the same keys, the full scope and ``match_count: 0``.
+A failure raw becomes the ERROR envelope with its code; a malformed raw becomes PROJECTION_FAILED.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, NonNegativeInt, ValidationError, model_validator
+
+from config.schema import LogsBudget
+from harness.clock import isoformat
+from harness.invocation_store import EvidenceStatus
+from tools.contract import PROJECTION_FAILED, SAFE_MESSAGES, Projection, clip, error_projection, failure_of
+from tools.logs.fingerprint import normalise_level, severity, template
+from tools.logs.source import LogTopic
+from tools.redaction import redact
+
+MAX_SERVICE_CHARS = 80
+MAX_QUERY_CHARS = 300
+
+
+class _Raw(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class _RawEvent(_Raw):
+    timestamp: AwareDatetime
+    level: str
+    service: str
+    message: str
+
+
+class _RawScope(_Raw):
+    topic: LogTopic
+    query: str
+    start_time: AwareDatetime
+    end_time: AwareDatetime
+    lookback_minutes: int | None = None
+    lookback_clamped: bool = False
+    requested_lookback_minutes: int | None = None
+
+
+class _RawResult(_Raw):
+    source_kind: str = Field(pattern=r"^[A-Z][A-Z0-9_]{0,31}$")
+    scope: _RawScope
+    match_count: NonNegativeInt = Field(strict=True)
+    events: list[_RawEvent]
+
+    @model_validator(mode="after")
+    def _count_covers_events(self) -> _RawResult:
+        if self.match_count < len(self.events):
+            raise ValueError("match_count is smaller than the number of events")
+        return self
+
+
+class _Failure(_Raw):
+    source_kind: str = Field(pattern=r"^[A-Z][A-Z0-9_]{0,31}$")
+    scope: _RawScope
+
+
+@dataclass
+class _Event:
+    timestamp: datetime
+    level: str
+    service: str
+    message: str
+    rank: int
+    template: str
+
+
+@dataclass
+class _Pattern:
+    level: str
+    service: str
+    key: str
+    first_seen: datetime
+    last_seen: datetime
+    example: str
+    count: int = 0
+
+
+class QueryLogsResultProjector:
+    """Raw ``query_logs`` response -> bounded agent_result (see the module docstring for the rules)."""
+
+    def __init__(self, budget: LogsBudget) -> None:
+        self._budget = budget
+
+    def project(self, tool_call_id: str, arguments: dict[str, Any], raw: dict[str, Any]) -> Projection:
+        if not isinstance(raw, dict):
+            return error_projection(tool_call_id, PROJECTION_FAILED, SAFE_MESSAGES[PROJECTION_FAILED])
+        failure = failure_of(raw)
+        if failure is not None:
+            return self._failure(tool_call_id, raw, *failure)
+        try:
+            parsed = _RawResult.model_validate(raw)
+        except ValidationError:
+            return error_projection(tool_call_id, PROJECTION_FAILED, SAFE_MESSAGES[PROJECTION_FAILED])
+        try:
+            return self._project(tool_call_id, parsed)
+        except (ValueError, OverflowError):  # a timestamp that cannot be shown in UTC
+            return error_projection(tool_call_id, PROJECTION_FAILED, SAFE_MESSAGES[PROJECTION_FAILED])
+
+    def _failure(self, tool_call_id: str, raw: dict[str, Any], code: str, message: str) -> Projection:
+        safe_message, _ = clip(redact(message)[0], self._budget.max_message_chars)
+        try:
+            context = _Failure.model_validate(raw)
+        except ValidationError:
+            return error_projection(tool_call_id, code, safe_message)
+        scope, _ = self._scope(context.scope)
+        return error_projection(tool_call_id, code, safe_message, source_kind=context.source_kind, scope=scope)
+
+    def _project(self, tool_call_id: str, raw: _RawResult) -> Projection:
+        scope, truncated = self._scope(raw.scope)
+        events, clipped = self._events(raw.events)
+        patterns = self._patterns(events)
+        truncated = truncated or clipped or len(events) < raw.match_count
+        kept = patterns[: self._budget.max_patterns]
+        truncated = truncated or len(kept) < len(patterns)
+        sample_size = min(self._budget.max_events, len(events))
+        status = EvidenceStatus.EVIDENCE_FOUND if raw.match_count > 0 else EvidenceStatus.NO_EVIDENCE
+
+        def envelope(sample: list[_Event], shown: list[_Pattern], cut: bool) -> dict[str, Any]:
+            return {
+                "evidence_status": status.value,
+                "tool_call_id": tool_call_id,
+                "source_kind": raw.source_kind,
+                "scope": scope,
+                "match_count": raw.match_count,
+                "returned_count": len(sample),
+                "patterns": [_pattern_json(pattern) for pattern in shown],
+                "events": [_event_json(event) for event in sample],
+                "truncated": cut,
+            }
+
+        result = envelope(_sample(events, sample_size), kept, truncated or sample_size < len(events))
+        if self._fits(result):
+            return Projection(result, status)
+        sample_size = _largest(sample_size, lambda size: self._fits(envelope(_sample(events, size), kept, True)))
+        if sample_size == 0:
+            kept = kept[: _largest(len(kept), lambda count: self._fits(envelope([], kept[:count], True)))]
+        return Projection(envelope(_sample(events, sample_size), kept, True), status)
+
+    def _fits(self, result: dict[str, Any]) -> bool:
+        return len(json.dumps(result, ensure_ascii=False)) <= self._budget.max_total_chars
+
+    def _scope(self, raw: _RawScope) -> tuple[dict[str, Any], bool]:
+        query, clipped = clip(redact(raw.query)[0], MAX_QUERY_CHARS)
+        scope: dict[str, Any] = {
+            "topic": raw.topic.value,
+            "query": query,
+            "start_time": isoformat(raw.start_time),
+            "end_time": isoformat(raw.end_time),
+        }
+        if raw.lookback_clamped:
+            scope.update(
+                lookback_clamped=True,
+                requested_lookback_minutes=raw.requested_lookback_minutes,
+                lookback_minutes=raw.lookback_minutes,
+            )
+        return scope, clipped
+
+    def _events(self, raw_events: list[_RawEvent]) -> tuple[list[_Event], bool]:
+        events: list[_Event] = []
+        clipped_any = False
+        for raw in sorted(raw_events, key=lambda event: event.timestamp):
+            full_message, _ = redact(raw.message)
+            message, clipped = clip(full_message, self._budget.max_message_chars)
+            service, service_clipped = clip(redact(raw.service)[0], MAX_SERVICE_CHARS)
+            level = normalise_level(raw.level)
+            events.append(_Event(raw.timestamp, level, service, message, severity(level), template(full_message)))
+            clipped_any = clipped_any or clipped or service_clipped
+        return events, clipped_any
+
+    @staticmethod
+    def _patterns(events: list[_Event]) -> list[_Pattern]:
+        groups: dict[tuple[str, str, str], _Pattern] = {}
+        for event in events:
+            key = (event.service, event.level, event.template)
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = _Pattern(
+                    event.level, event.service, key[2], event.timestamp, event.timestamp, event.message
+                )
+            group.count += 1
+            group.last_seen = event.timestamp
+            group.example = event.message
+        return sorted(
+            groups.values(),
+            key=lambda p: (-severity(p.level), -p.count, -p.last_seen.timestamp(), p.service, p.key),
+        )
+
+
+def _largest(upper: int, fits: Callable[[int], bool]) -> int:
+    """The largest ``n`` in ``[1, upper]`` found to fit by binary search, or 0. The sample's size grows with
+    ``n`` only roughly (each ``n`` draws other events), so this may miss a larger fitting ``n``, never overshoot."""
+    low, high = 0, upper
+    while low < high:
+        middle = (low + high + 1) // 2
+        if fits(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _sample(events: list[_Event], size: int) -> list[_Event]:
+    """At most ``size`` of the time-ordered ``events``: the most severe of each of ``size`` equal slices."""
+    if size <= 0:
+        return []
+    if size >= len(events):
+        return list(events)
+    chosen: list[_Event] = []
+    for index in range(size):
+        bucket = events[index * len(events) // size : (index + 1) * len(events) // size]
+        if index == size - 1:
+            chosen.append(max(reversed(bucket), key=lambda event: event.rank))
+        else:
+            chosen.append(max(bucket, key=lambda event: event.rank))
+    return chosen
+
+
+def _pattern_json(pattern: _Pattern) -> dict[str, Any]:
+    return {
+        "count": pattern.count,
+        "first_seen": isoformat(pattern.first_seen),
+        "last_seen": isoformat(pattern.last_seen),
+        "level": pattern.level,
+        "service": pattern.service,
+        "example": pattern.example,
+    }
+
+
+def _event_json(event: _Event) -> dict[str, Any]:
+    return {
+        "timestamp": isoformat(event.timestamp),
+        "level": event.level,
+        "service": event.service,
+        "message": event.message,
+    }
