@@ -1,0 +1,194 @@
+"""Retrieval on the bundled knowledge base, the no-evidence rule, and when the index is (re)built."""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from harness.clock import ManualClock
+from tests.tools.knowledge.conftest import Folder
+from tools.knowledge.index import KnowledgeIndex, KnowledgeUnavailable, folder_signature
+from tools.knowledge.tool import BUNDLED_DOCS
+
+
+@pytest.fixture(scope="module")
+def bundled() -> KnowledgeIndex:
+    return KnowledgeIndex(BUNDLED_DOCS, clock=ManualClock())
+
+
+def top(index: KnowledgeIndex, query: str, k: int = 3) -> list[str]:
+    return [hit.chunk.document_id for hit in index.search(query, k).hits]
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("支付超时", "payment-timeout-runbook#"),
+        ("连接池耗尽怎么办", "hikaricp-pool-exhaustion#"),
+        ("HikariCP pool exhaustion", "hikaricp-pool-exhaustion#"),
+        ("order-service 连接池", "payment-timeout-runbook#22-检查-order-service-日志中的连接池耗尽"),
+        ("payment_record status 取值", "order-db-data-dictionary#22-payment_record支付单表"),
+        ("扩大连接池需要确认吗", "hikaricp-pool-exhaustion#42-需要人工确认的动作"),
+        ("HikariPool-1 - Connection is not available, request timed out after 30000ms", "hikaricp-pool-exhaustion#"),
+    ],
+)
+def test_the_best_hit_is_the_right_document(bundled: KnowledgeIndex, query: str, expected: str) -> None:
+    assert top(bundled, query, 1)[0].startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("ERR_TIMEOUT", "error-codes#err_timeout"),
+        ("ERR_REFUND_DUPLICATE", "error-codes#err_refund_duplicate"),
+        ("ERR_REFUND_DUPLICATE", "refund-service-runbook#22-大量-err_refund_duplicate"),
+        ("渠道拒绝 ERR_CHANNEL_DECLINED", "error-codes#err_channel_declined"),
+        ("用户说付款后订单还是待支付", "payment-timeout-runbook#1-典型症状"),
+        (
+            "如何排查订单服务 order-service 在高峰期出现的数据库连接池耗尽问题并给出处理建议",
+            "hikaricp-pool-exhaustion#hikaricp-连接池耗尽处理指南",
+        ),
+    ],
+)
+def test_the_right_section_is_among_the_first_three(bundled: KnowledgeIndex, query: str, expected: str) -> None:
+    assert expected in top(bundled, query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "今天天气怎么样",
+        "请告诉我明天北京的天气情况和出行建议",
+        "机器学习模型训练",
+        "kubernetes ingress certificate renewal",
+        "量子计算 GPU 驱动",
+        "怎么办",
+        "！？。",
+    ],
+)
+def test_a_query_about_nothing_in_the_knowledge_base_has_no_hits(bundled: KnowledgeIndex, query: str) -> None:
+    assert bundled.search(query, 10).hits == ()
+
+
+def test_one_shared_term_is_not_enough(make_folder: Folder) -> None:
+    index = KnowledgeIndex(make_folder({"a.md": "# 连接池\n\n连接池配置说明。\n"}), clock=ManualClock())
+    assert index.search("连接 熔断", 5).hits == ()  # one of two terms matched
+    assert index.search("连接池", 5).hits != ()
+
+
+def test_a_small_share_of_the_query_is_not_enough(make_folder: Folder) -> None:
+    index = KnowledgeIndex(make_folder({"a.md": "# 数据库\n\n数据库说明。\n"}), clock=ManualClock())
+    assert index.search("数据库 天气预报 出行建议 旅游攻略", 5).hits == ()  # 3 of 15 characters
+    assert [h.chunk.document_id for h in index.search("数据库说明", 5).hits] == ["a#数据库"]
+
+
+def test_equal_scores_are_ordered_by_path_then_position(make_folder: Folder) -> None:
+    same = "# 退款\n\n## 重复退款\n\n退款重复提交会被拦截。\n"
+    index = KnowledgeIndex(make_folder({"b.md": same, "a.md": same}), clock=ManualClock())
+    first = [h.chunk.document_id for h in index.search("退款重复提交", 5).hits]
+    assert first == ["a#重复退款", "b#重复退款"]
+    assert [h.chunk.document_id for h in index.search("退款重复提交", 5).hits] == first
+
+
+def test_matched_terms_come_most_specific_first(bundled: KnowledgeIndex) -> None:
+    hit = bundled.search("ERR_TIMEOUT", 5).hits[0]
+    assert hit.matched_terms[0] == "err_timeout"
+    assert 0 < hit.coverage <= 1 and hit.score > 0
+
+
+def test_the_index_is_built_once_however_often_it_is_searched(make_folder: Folder, clock: ManualClock) -> None:
+    index = KnowledgeIndex(make_folder({"a.md": "# 支付\n\n支付超时。\n"}), clock=clock)
+    for _ in range(20):
+        assert index.search("支付超时", 5).hits
+        clock.advance(3)  # the folder is checked, but nothing changed
+    assert index.build_count == 1
+
+
+def test_a_changed_file_is_reindexed_after_the_check_interval(make_folder: Folder, clock: ManualClock) -> None:
+    folder = make_folder({"a.md": "# 支付\n\n支付超时。\n"})
+    index = KnowledgeIndex(folder, clock=clock)
+    path = folder / "a.md"
+    before = path.stat().st_mtime_ns
+    path.write_text("# 退款\n\n退款重复提交。\n", encoding="utf-8")
+    os.utime(path, ns=(before + 10**9, before + 10**9))
+    clock.advance(1.0)
+    assert index.search("支付超时", 5).hits  # not checked yet: still the old index
+    assert index.build_count == 1
+    clock.advance(1.0)
+    assert index.search("支付超时", 5).hits == ()
+    assert index.search("退款重复提交", 5).hits
+    assert index.build_count == 2
+
+
+def test_a_new_file_is_picked_up(make_folder: Folder, clock: ManualClock) -> None:
+    folder = make_folder({"a.md": "# 支付\n\n支付超时。\n"})
+    index = KnowledgeIndex(folder, clock=clock)
+    (folder / "sub").mkdir()
+    (folder / "sub" / "b.md").write_text("# 退款\n\n退款重复提交。\n", encoding="utf-8")
+    clock.advance(2.0)
+    assert [h.chunk.source for h in index.search("退款重复提交", 5).hits] == ["sub/b.md"]
+    assert index.build_count == 2
+
+
+@pytest.mark.parametrize(
+    "files",
+    [None, {}, {"notes.txt": "支付超时"}, {"a.md": "\n\n"}, {".hidden.md": "# 支付\n\n支付超时。\n"}],
+    ids=["missing", "empty", "no-markdown", "blank", "hidden-only"],
+)
+def test_an_unusable_folder_makes_the_index_unavailable(
+    tmp_path: Path, make_folder: Folder, files: dict[str, str] | None
+) -> None:
+    folder = tmp_path / "missing" if files is None else make_folder(files)
+    index = KnowledgeIndex(folder, clock=ManualClock())
+    with pytest.raises(KnowledgeUnavailable) as raised:
+        index.search("支付超时", 5)
+    assert raised.value.code == "KNOWLEDGE_UNAVAILABLE"
+
+
+def test_the_index_recovers_when_the_folder_appears(tmp_path: Path, clock: ManualClock) -> None:
+    folder = tmp_path / "kb"
+    index = KnowledgeIndex(folder, clock=clock)
+    with pytest.raises(KnowledgeUnavailable):
+        index.search("支付超时", 5)
+    folder.mkdir()
+    (folder / "a.md").write_text("# 支付\n\n支付超时。\n", encoding="utf-8")
+    clock.advance(2.0)
+    assert index.search("支付超时", 5).hits
+    assert index.build_count == 1
+
+
+def test_a_vanished_folder_makes_the_index_unavailable(make_folder: Folder, clock: ManualClock) -> None:
+    folder = make_folder({"a.md": "# 支付\n\n支付超时。\n"})
+    index = KnowledgeIndex(folder, clock=clock)
+    (folder / "a.md").unlink()
+    folder.rmdir()
+    clock.advance(2.0)
+    with pytest.raises(KnowledgeUnavailable):
+        index.search("支付超时", 5)
+
+
+def test_an_undecodable_file_is_skipped(make_folder: Folder) -> None:
+    folder = make_folder({"a.md": "# 支付\n\n支付超时。\n"})
+    (folder / "b.md").write_bytes(b"# \xff\xfe broken\n")
+    index = KnowledgeIndex(folder, clock=ManualClock())
+    result = index.search("支付超时", 5)
+    assert result.documents == 1 and result.hits
+    assert result.skipped == ("b.md",)
+
+
+def test_the_signature_covers_path_mtime_and_size(make_folder: Folder) -> None:
+    folder = make_folder({"a.md": "x", "sub/b.md": "yy", "c.txt": "z"})
+    signature = folder_signature(folder)
+    assert signature is not None
+    assert [(path, size) for path, _, size in signature] == [("a.md", 1), ("sub/b.md", 2)]
+
+
+def test_concurrent_searches_share_one_build(bundled: KnowledgeIndex) -> None:
+    builds = bundled.build_count
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        results = list(pool.map(lambda _: top(bundled, "支付超时", 5), range(40)))
+    assert all(result == results[0] for result in results)
+    assert bundled.build_count == builds == 1
