@@ -4,14 +4,20 @@ Services: ``redis_server`` and ``mariadb_server`` are private servers from ``tes
 started lazily (only when a test asks for them), at most once per session, on free loopback ports,
 and closed at session end. A missing binary or a server that does not start FAILS the requesting
 tests; it never skips them. ``redis_url`` gives each test an empty private Redis.
+
+Ray: ``ray_session`` starts one local Ray for the whole session (``address="local"``, never an existing
+cluster). Any other test that calls ``ray.init`` fails: unit tests run without Ray.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
+import ray
 
+from tests.mysql_fixtures import order_db  # noqa: F401  (a fixture: the demo order_db on the private MariaDB)
 from tests.services import MariaDBServer, RedisServer, ServiceUnavailable
 
 
@@ -49,3 +55,31 @@ def redis_url(redis_server: RedisServer) -> str:
     with redis_server.client() as client:
         client.flushall()
     return redis_server.url
+
+
+_REAL_RAY_INIT = ray.init
+
+
+@pytest.fixture(scope="session")
+def ray_session() -> Iterator[None]:
+    os.environ.setdefault("RAY_metrics_report_interval_ms", "1000")
+    _REAL_RAY_INIT(
+        address="local",
+        num_cpus=4,
+        include_dashboard=False,
+        log_to_driver=False,
+        configure_logging=False,
+    )
+    yield
+    ray.shutdown()
+
+
+@pytest.fixture(autouse=True)
+def _no_ray_init_in_unit_tests(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    if "ray_session" in request.fixturenames:
+        return
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("unit tests must not start Ray; request the ray_session fixture")
+
+    monkeypatch.setattr(ray, "init", refuse)
