@@ -26,9 +26,9 @@ import redis.asyncio as redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from config.schema import EvidenceStoreSettings  # noqa: E402
-from harness.invocation_store import EvidenceStatus, InvocationStore  # noqa: E402
-from tests.services import RedisServer  # noqa: E402
+from config.schema import EvidenceStoreSettings
+from harness.invocation_store import EvidenceStatus, InvocationStore
+from tests.services import RedisServer
 
 SIZES = {"1KB": 1024, "64KB": 64 * 1024, "1MB": 1024 * 1024}
 ITERATIONS = {"1KB": 1000, "64KB": 300, "1MB": 30}

@@ -41,6 +41,7 @@ class ToolSpec:
     def parameters_schema(self) -> dict[str, Any]:
         schema = self.arguments.model_json_schema()
         schema.pop("title", None)
+        schema.pop("description", None)
         for prop in schema.get("properties", {}).values():
             prop.pop("title", None)
         return schema
@@ -74,8 +75,11 @@ class EvidenceTool(Protocol):
     """A read-only evidence tool. ``run`` blocks (the tool actor runs it in a thread); ``cancel`` may be
     called from another thread while ``run`` is in progress and must make it return promptly."""
 
-    spec: ToolSpec
-    projector: ToolResultProjector
+    @property
+    def spec(self) -> ToolSpec: ...
+
+    @property
+    def projector(self) -> ToolResultProjector: ...
 
     def run(self, call_id: str, arguments: dict[str, Any]) -> dict[str, Any]: ...
 

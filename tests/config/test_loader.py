@@ -72,9 +72,10 @@ def test_the_bundled_default_loads() -> None:
     config = load_config(BUNDLED_DEFAULT, environ={})
 
     assert isinstance(config, AppConfig)
-    assert config == AppConfig()
     assert config.redis.url == "fakeredis://"
-    assert config.harness.mysql_tools.data_sources == {}
+    [(name, source)] = config.harness.mysql_tools.data_sources.items()
+    assert (name, source.driver, source.default_schema) == ("order_readonly", "sqlite", "order_db")
+    assert config.harness == AppConfig().harness.model_copy(update={"mysql_tools": config.harness.mysql_tools})
 
 
 def test_the_bundled_default_is_the_fallback() -> None:
@@ -129,7 +130,7 @@ def test_without_superbiz_config_the_bundled_default_loads(monkeypatch: pytest.M
     monkeypatch.delenv(CONFIG_ENV_VAR, raising=False)
     monkeypatch.delenv("SUPERBIZ_REDIS_URL", raising=False)
 
-    assert load_config() == AppConfig()
+    assert load_config() == load_config(BUNDLED_DEFAULT, environ={})
 
 
 def test_a_missing_file_is_a_config_error_naming_it(tmp_path: Path) -> None:
