@@ -7,7 +7,7 @@ otherwise, and never touches the files.
 
 Retrieval rule (see :mod:`tools.knowledge.tokens` for the terms):
 
-* each section is scored with Okapi BM25 (k1 = 1.2, b = 0.75) over its breadcrumb and text, each distinct query
+* each section is scored with Okapi BM25 (k1 = 1.2, b = 0.75) over its breadcrumb (weighted ×3) and text, each distinct query
   term counted once, ``idf = ln(1 + (N - df + 0.5) / (df + 0.5))``;
 * a section is a hit only if (a) it contains at least ``MIN_MATCHED_TERMS`` (2) distinct query terms — or all
   of them when the query has fewer — and (b) its matched terms cover at least ``MIN_COVERAGE`` (40 %) of the
@@ -34,6 +34,8 @@ from tools.knowledge.tokens import Query, document_tokens, parse_query
 REFRESH_INTERVAL_S = 2.0
 BM25_K1 = 1.2
 BM25_B = 0.75
+HEADING_WEIGHT = 3
+"""Heading words count this many times: a section titled ERR_TIMEOUT is about ERR_TIMEOUT."""
 MIN_MATCHED_TERMS = 2
 MIN_COVERAGE = 0.4
 DOCUMENT_GLOB = "*.md"
@@ -119,7 +121,7 @@ class _Snapshot:
         postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
         lengths = []
         for position, chunk in enumerate(chunks):
-            counts = Counter(document_tokens(chunk.breadcrumb) + document_tokens(chunk.text))
+            counts = Counter(document_tokens(chunk.breadcrumb) * HEADING_WEIGHT + document_tokens(chunk.text))
             lengths.append(sum(counts.values()))
             for term, frequency in counts.items():
                 postings[term].append((position, frequency))
