@@ -15,6 +15,12 @@ from pydantic_core import PydanticCustomError
 from config.secrets import Secret
 from config.units import ByteSize, Duration, duration, size
 
+DEFAULT_CAPABILITIES = (
+    "SuperBiz 运维助手可以：1) 排查线上故障（例如支付超时、连接池耗尽），依据知识库、服务日志和订单库的只读查询给出"
+    "带证据引用的诊断报告；2) 回答内部知识库中的排障手册、错误码、数据字典等问题。所有诊断结论都经过证据校验和独立"
+    "审查，证据不足时只返回安全的降级说明，不会编造结论。它不会修改任何线上数据或配置。"
+)
+
 FIXED_MAX_ATTEMPTS = {
     "intent_router": 2,
     "diagnosis_agent": 1,
@@ -247,6 +253,13 @@ class MysqlToolSettings(Section):
     data_sources: dict[Identifier, DataSourceSettings] = Field(default_factory=dict)
 
 
+class SystemChatSettings(Section):
+    capabilities: Annotated[str, Field(min_length=1, max_length=4000)] = Field(
+        default=DEFAULT_CAPABILITIES,
+        description="The short, controlled capability statement SYSTEM_CHAT answers from (never model knowledge).",
+    )
+
+
 class HarnessSettings(Section):
     run: RunSettings = RunSettings()
     agent: AgentBudget = AgentBudget()
@@ -257,6 +270,7 @@ class HarnessSettings(Section):
     logs: LogsBudget = LogsBudget()
     mysql: MysqlBudget = MysqlBudget()
     mysql_tools: MysqlToolSettings = MysqlToolSettings()
+    system_chat: SystemChatSettings = SystemChatSettings()
 
     @model_validator(mode="after")
     def _time_budgets_fit(self) -> HarnessSettings:
@@ -315,9 +329,83 @@ class ToolsSettings(Section):
     query_mysql: ToolRuntime = Field(default=ToolRuntime(concurrency=2, max_pending=8), alias="query_mysql")
 
 
+class ModelSettings(Section):
+    """The chat model behind the one ``ChatModel`` boundary.
+
+    ``offline`` is the bundled scripted model: no network, no credentials. ``openai`` speaks the OpenAI chat
+    completions API to ``base-url`` (the OpenAI API when absent) with ``api-key``. An offline model never runs
+    silently in place of a configured endpoint: ``provider: offline`` with a ``base-url`` or an ``api-key`` is
+    rejected.
+    """
+
+    provider: Literal["openai", "offline"] = "offline"
+    base_url: str | None = Field(
+        default=None, description="An OpenAI-compatible endpoint (http or https, no credentials, no query)."
+    )
+    api_key: Secret | None = Field(default=None, description="An ${ENV_VAR} reference; required by provider openai.")
+    name: Annotated[str, Field(min_length=1, max_length=200, pattern=r"^\S(?:.*\S)?$")] = Field(
+        default="gpt-4o-mini", description="The model name sent with every request."
+    )
+    timeout_s: Annotated[float, BeforeValidator(_not_bool), Field(gt=0, le=600, allow_inf_nan=False)] = Field(
+        default=60.0, description="Ceiling of one HTTP request to the model, in seconds."
+    )
+    temperature: Annotated[float, BeforeValidator(_not_bool), Field(ge=0, le=2, allow_inf_nan=False)] = 0.0
+
+    @field_validator("base_url")
+    @classmethod
+    def _plain_http_url(cls, value: str | None) -> str | None:
+        # Messages never echo the URL: it may carry a credential.
+        if value is None:
+            return None
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018  (raises on a malformed port)
+        except ValueError:
+            raise PydanticCustomError("model_url", "base-url is not a valid URL") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise PydanticCustomError("model_url", "base-url must be an http:// or https:// URL with a host")
+        if parts.username is not None or parts.password is not None:
+            raise PydanticCustomError("model_url", "base-url must not carry credentials; use api-key: ${ENV_VAR}")
+        if parts.query or parts.fragment:
+            raise PydanticCustomError("model_url", "base-url must not carry a query or a fragment")
+        return value
+
+    @model_validator(mode="after")
+    def _provider_consistent(self) -> ModelSettings:
+        if self.provider == "openai":
+            if self.api_key is None:
+                raise PydanticCustomError("model_provider", "provider openai needs api-key (an ${ENV_VAR} reference)")
+            if not self.api_key.reveal():
+                raise PydanticCustomError(
+                    "model_provider", "api-key is empty: its environment variable is set to an empty value"
+                )
+        elif self.base_url is not None or self.api_key is not None:
+            raise PydanticCustomError(
+                "model_provider",
+                "provider offline takes no base-url or api-key; set provider: openai to use the endpoint",
+            )
+        return self
+
+
+class RaySettings(Section):
+    """Where the actors run and how many of each pool there are."""
+
+    address: str | None = Field(
+        default=None, description="auto | ray://host:10001 | host:6379; a local Ray is started when absent."
+    )
+    namespace: Annotated[str, Field(pattern=r"^[A-Za-z0-9_\-]{1,64}$")] = Field(
+        default="superbiz", description="Ray namespace of every named actor; drivers sharing it share the actors."
+    )
+    supervisor_pool: Annotated[int, Field(gt=0, le=64)] = 2
+    agent_pool: Annotated[int, Field(gt=0, le=64)] = 2
+    guard_pool: Annotated[int, Field(gt=0, le=64)] = 2
+
+
 class AppConfig(Section):
     """The root of the configuration file."""
 
     harness: HarnessSettings = HarnessSettings()
     redis: RedisSettings = RedisSettings()
     tools: ToolsSettings = ToolsSettings()
+    model: ModelSettings = ModelSettings()
+    ray: RaySettings = RaySettings()

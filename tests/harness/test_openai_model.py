@@ -1,0 +1,462 @@
+"""``OpenAIChatModel`` through the real OpenAI SDK, over real HTTP, against the scripted fake server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import time
+import traceback
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+import pytest
+
+from config.schema import ModelSettings
+from config.secrets import Secret
+from harness.cancellation import CancellationToken
+from harness.clock import SystemClock
+from harness.deadline import Deadline
+from harness.errors import OperationFailed, RetriesExhausted
+from harness.model import ChatMessage, ChatModel, ModelRequest, Role, ToolCall
+from harness.openai_model import OpenAIChatModel, parse_completion
+from harness.retry import AttemptLog, FailureKind, HarnessRetryExecutor, RetryPolicy
+from tests.fake_openai import (
+    FakeOpenAI,
+    Step,
+    bad_tool_call_json,
+    delay,
+    hang,
+    http_error,
+    json_body,
+    malformed_body,
+    no_choices,
+    reply,
+    trickle,
+    wrong_type_tool_call,
+)
+
+API_KEY = "sk-test-4f9c2a7e-never-in-errors"
+PROMPT = "订单 20240611 支付后仍显示未支付 secret-prompt-marker"
+QUERY_LOGS_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "query_logs",
+        "description": "Search the service logs.",
+        "parameters": {"type": "object", "properties": {"service": {"type": "string"}}, "required": ["service"]},
+    },
+}
+
+
+def settings(base_url: str, **overrides: Any) -> ModelSettings:
+    values: dict[str, Any] = {
+        "provider": "openai",
+        "base-url": base_url,
+        "api-key": Secret(API_KEY, "${OPENAI_API_KEY}"),
+        "name": "gpt-4o-mini",
+        "timeout-s": 30,
+        **overrides,
+    }
+    return ModelSettings.model_validate(values)
+
+
+def request(role: Role = "agent", **fields: Any) -> ModelRequest:
+    messages = (ChatMessage(role="system", content="You diagnose."), ChatMessage(role="user", content=PROMPT))
+    return ModelRequest(role=role, messages=fields.pop("messages", messages), **fields)
+
+
+@pytest.fixture(scope="module")
+def fake_server() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI(api_key=API_KEY) as server:
+        yield server
+
+
+@pytest.fixture
+def fake(fake_server: FakeOpenAI) -> FakeOpenAI:
+    """The module's server, with no steps, handlers or records left by an earlier test."""
+    fake_server.reset()
+    return fake_server
+
+
+@pytest.fixture
+async def model(fake: FakeOpenAI) -> AsyncIterator[OpenAIChatModel]:
+    chat_model = OpenAIChatModel(settings(fake.base_url))
+    yield chat_model
+    await chat_model.aclose()
+
+
+async def eventually(condition: Callable[[], bool], timeout_s: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.01)
+
+
+async def failure_of(model: OpenAIChatModel, timeout_s: float = 10.0, **fields: Any) -> OperationFailed:
+    with pytest.raises(OperationFailed) as caught:
+        await model.complete(request(**fields), timeout_s=timeout_s)
+    return caught.value
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+# -- the happy path --------------------------------------------------------------------------------------
+
+
+def test_it_is_a_chat_model(model: OpenAIChatModel) -> None:
+    chat_model: ChatModel = model
+
+    assert chat_model.label == "gpt-4o-mini"
+
+
+async def test_a_text_reply(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    fake.script("agent", reply("支付回调超时", usage=(120, 8), model="gpt-4o-mini-2024-07-18"))
+
+    result = await model.complete(request(), timeout_s=10)
+
+    assert result.content == "支付回调超时"
+    assert result.tool_calls == ()
+    assert (result.usage.input_tokens, result.usage.output_tokens) == (120, 8)
+    assert result.model == "gpt-4o-mini-2024-07-18"
+
+
+async def test_the_request_body_is_plain_chat_completions(fake: FakeOpenAI) -> None:
+    fake.script("router", reply("ok"))
+    chat_model = OpenAIChatModel(settings(fake.base_url, name="qwen2.5-72b-instruct", temperature=0.3))
+    try:
+        await chat_model.complete(request("router"), timeout_s=10)
+    finally:
+        await chat_model.aclose()
+
+    [sent] = fake.requests
+    assert sent.body["model"] == "qwen2.5-72b-instruct"
+    assert sent.body["messages"] == [message.openai() for message in request().messages]
+    assert sent.body["temperature"] == 0.3
+    assert not {"tools", "tool_choice", "response_format", "stream"} & set(sent.body)
+
+
+async def test_the_role_header_and_the_api_key_are_sent(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    fake.script("guard", reply("{}"))
+
+    await model.complete(request("guard"), timeout_s=10)
+
+    [sent] = fake.requests
+    assert sent.role == "guard"
+    assert sent.headers["x-superbiz-role"] == "guard"
+    assert sent.headers["authorization"] == f"Bearer {API_KEY}"
+    assert fake.attempts("guard") == 1
+
+
+async def test_tools_and_tool_choice_are_sent(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    fake.script("agent", reply("ok"))
+
+    await model.complete(request(tools=(QUERY_LOGS_TOOL,), tool_choice="auto"), timeout_s=10)
+
+    [sent] = fake.requests
+    assert sent.body["tools"] == [QUERY_LOGS_TOOL]
+    assert sent.body["tool_choice"] == "auto"
+
+
+async def test_tool_choice_without_tools_is_not_sent(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    fake.script("agent", reply("ok"))
+
+    await model.complete(request(tool_choice="none"), timeout_s=10)
+
+    assert "tool_choice" not in fake.requests[0].body
+
+
+async def test_json_output_asks_for_a_json_object(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    fake.script("router", reply('{"intent": "DIAGNOSIS"}'))
+
+    result = await model.complete(request("router", json_output=True), timeout_s=10)
+
+    assert fake.requests[0].body["response_format"] == {"type": "json_object"}
+    assert result.content == '{"intent": "DIAGNOSIS"}'
+
+
+async def test_tool_calls_are_kept_verbatim_and_their_ids_become_tool_call_ids(
+    fake: FakeOpenAI, model: OpenAIChatModel
+) -> None:
+    arguments = '{"service":  "payment", "lookback": "15m", "note": "支付"}'  # odd spacing kept as written
+    fake.script(
+        "agent",
+        reply(tool_calls=[("call_Ab1", "query_logs", arguments), ("call_Cd2", "lookup_knowledge", "{}")]),
+        reply("done"),
+    )
+
+    first = await model.complete(request(tools=(QUERY_LOGS_TOOL,)), timeout_s=10)
+
+    assert first.content is None
+    assert first.tool_calls == (
+        ToolCall(id="call_Ab1", name="query_logs", arguments=arguments),
+        ToolCall(id="call_Cd2", name="lookup_knowledge", arguments="{}"),
+    )
+    follow_up = (
+        *request().messages,
+        first.message(),
+        ChatMessage(role="tool", tool_call_id="call_Ab1", content='{"events": []}'),
+        ChatMessage(role="tool", tool_call_id="call_Cd2", content='{"evidence": []}'),
+    )
+    await model.complete(request(messages=follow_up, tools=(QUERY_LOGS_TOOL,)), timeout_s=10)
+
+    sent = fake.requests[1].body["messages"]
+    assert sent[2]["tool_calls"] == [
+        {"id": "call_Ab1", "type": "function", "function": {"name": "query_logs", "arguments": arguments}},
+        {"id": "call_Cd2", "type": "function", "function": {"name": "lookup_knowledge", "arguments": "{}"}},
+    ]
+    assert [message.get("tool_call_id") for message in sent[3:]] == ["call_Ab1", "call_Cd2"]
+
+
+async def test_missing_usage_counts_as_zero(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    fake.script("agent", json_body({"choices": [{"message": {"role": "assistant", "content": "hi"}}]}))
+
+    result = await model.complete(request(), timeout_s=10)
+
+    assert (result.content, result.usage.input_tokens, result.usage.output_tokens, result.model) == ("hi", 0, 0, "")
+
+
+# -- transport failures: one attempt, never an SDK retry -------------------------------------------------
+
+
+@pytest.mark.parametrize("status", [500, 502, 503, 429, 408, 409, 400, 401])
+async def test_an_http_error_is_transport_after_exactly_one_attempt(
+    fake: FakeOpenAI, model: OpenAIChatModel, status: int
+) -> None:
+    fake.script("agent", http_error(status), reply("a retry would get this"))
+
+    failure = await failure_of(model)
+
+    assert failure.kind == FailureKind.TRANSPORT
+    assert f"HTTP {status}" in failure.detail
+    assert fake.attempts("agent") == 1
+    assert fake.pending("agent") == 1
+
+
+async def test_a_429_with_retry_after_is_still_one_attempt(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    error = {"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}}
+    fake.script("agent", http_error(429, error), reply("a retry would get this"))
+
+    failure = await failure_of(model)
+
+    assert (failure.kind, failure.detail) == (
+        FailureKind.TRANSPORT,
+        "HTTP 429 from the model endpoint (rate_limit_exceeded)",
+    )
+    assert fake.attempts("agent") == 1
+
+
+async def test_only_the_harness_retries(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    """Two attempts allowed by the policy are exactly two hits at the server."""
+    fake.script("router", http_error(500), http_error(500), reply("never reached"))
+    clock = SystemClock()
+    executor = HarnessRetryExecutor(AttemptLog(), clock, CancellationToken(), Deadline.after(clock, 60))
+    policy = RetryPolicy(2, frozenset(FailureKind))
+
+    with pytest.raises(RetriesExhausted):
+        await executor.run("intent_router", policy, lambda attempt: model.complete(request("router"), timeout_s=10))
+
+    assert fake.attempts("router") == 2
+
+
+async def test_connection_refused_is_transport() -> None:
+    port = free_port()  # nothing listens there any more
+    chat_model = OpenAIChatModel(settings(f"http://127.0.0.1:{port}/v1"))
+    try:
+        failure = await failure_of(chat_model)
+    finally:
+        await chat_model.aclose()
+
+    assert failure.kind == FailureKind.TRANSPORT
+    assert f"127.0.0.1:{port}" in failure.detail
+
+
+async def test_a_reply_slower_than_the_timeout_is_timeout_after_about_the_timeout(
+    fake: FakeOpenAI, model: OpenAIChatModel
+) -> None:
+    fake.script("agent", delay(5.0, reply("too late")))
+
+    started = time.monotonic()
+    failure = await failure_of(model, timeout_s=0.5)
+    elapsed = time.monotonic() - started
+
+    assert failure.kind == FailureKind.TIMEOUT
+    assert 0.45 <= elapsed < 1.5
+    assert fake.attempts("agent") == 1
+    assert await asyncio.to_thread(fake.wait_for_disconnects, 1, 2.0), "the request was not aborted"
+
+
+async def test_a_reply_that_trickles_in_is_timeout_after_the_whole_call_timeout(
+    fake: FakeOpenAI, model: OpenAIChatModel
+) -> None:
+    """Each read is quick (the SDK's read timeout never fires); the call as a whole is still bounded."""
+    fake.script("agent", trickle(0.05, reply("slow " * 40), chunk_bytes=4))
+
+    started = time.monotonic()
+    failure = await failure_of(model, timeout_s=0.5)
+
+    assert failure.kind == FailureKind.TIMEOUT
+    assert time.monotonic() - started < 1.5
+
+
+async def test_the_configured_timeout_caps_the_call_timeout(fake: FakeOpenAI) -> None:
+    fake.script("agent", delay(5.0, reply("too late")))
+    chat_model = OpenAIChatModel(settings(fake.base_url, **{"timeout-s": 0.5}))
+    try:
+        started = time.monotonic()
+        failure = await failure_of(chat_model, timeout_s=30)
+    finally:
+        await chat_model.aclose()
+
+    assert failure.kind == FailureKind.TIMEOUT
+    assert time.monotonic() - started < 1.5
+
+
+async def test_a_reply_within_the_timeout_is_fine(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    fake.script("agent", delay(0.2, reply("in time")))
+
+    assert (await model.complete(request(), timeout_s=2)).content == "in time"
+
+
+@pytest.mark.parametrize("timeout_s", [0.0, -1.0, float("nan")])
+async def test_no_time_left_is_timeout_without_a_request(
+    fake: FakeOpenAI, model: OpenAIChatModel, timeout_s: float
+) -> None:
+    failure = await failure_of(model, timeout_s=timeout_s)
+
+    assert failure.kind == FailureKind.TIMEOUT
+    assert fake.requests == []
+
+
+# -- invalid output --------------------------------------------------------------------------------------
+
+INVALID_REPLIES: dict[str, Step] = {
+    "malformed JSON body": malformed_body(),
+    "malformed text/plain body": malformed_body("text/plain"),
+    "empty body": json_body(None),
+    "no choices": no_choices(),
+    "choices not a list": json_body({"choices": "x"}),
+    "message missing": json_body({"choices": [{"index": 0}]}),
+    "content not a string": json_body({"choices": [{"message": {"content": 5}}]}),
+    "arguments not JSON": bad_tool_call_json(),
+    "arguments a JSON array": bad_tool_call_json(arguments="[1, 2]"),
+    "arguments a JSON string": bad_tool_call_json(arguments='"service=order"'),
+    "arguments empty": bad_tool_call_json(arguments=""),
+    "arguments an object, not a string": reply(
+        tool_calls=[{"id": "call_1", "type": "function", "function": {"name": "query_logs", "arguments": {}}}]
+    ),
+    "wrong tool call type": wrong_type_tool_call(),
+    "empty tool call id": reply(tool_calls=[("", "query_logs", "{}")]),
+    "empty tool name": reply(tool_calls=[("call_1", "", "{}")]),
+    "tool call without function": reply(tool_calls=[{"id": "call_1", "type": "function"}]),
+    "negative usage": reply("hi", usage=(-1, 0)),
+}
+
+
+@pytest.mark.parametrize("step", INVALID_REPLIES.values(), ids=INVALID_REPLIES.keys())
+async def test_invalid_output(fake: FakeOpenAI, model: OpenAIChatModel, step: Step) -> None:
+    fake.script("agent", step)
+
+    failure = await failure_of(model)
+
+    assert failure.kind == FailureKind.INVALID_OUTPUT
+    assert failure.detail
+    assert fake.attempts("agent") == 1
+
+
+async def test_invalid_output_never_quotes_the_model_output(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    fake.script("agent", bad_tool_call_json(arguments='{"password": "model-wrote-this'))
+
+    failure = await failure_of(model)
+
+    assert failure.detail == "tool call 0: arguments are not a JSON object"
+    assert "model-wrote-this" not in str(failure)
+
+
+def test_parse_completion_names_the_bad_field_without_its_value() -> None:
+    body = json.dumps({"choices": [{"message": {"content": ["model-wrote-this"]}}]}).encode()
+
+    with pytest.raises(OperationFailed) as caught:
+        parse_completion(body)
+
+    assert caught.value.kind == FailureKind.INVALID_OUTPUT
+    assert "choices.0.message.content" in caught.value.detail
+    assert "model-wrote-this" not in caught.value.detail
+
+
+# -- cancellation ----------------------------------------------------------------------------------------
+
+
+async def test_cancelling_the_caller_aborts_the_request(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    fake.script("agent", hang())
+    task = asyncio.create_task(model.complete(request(), timeout_s=30))
+    await eventually(lambda: fake.attempts("agent") == 1)
+
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    cancelled_at = time.monotonic()
+
+    assert await asyncio.to_thread(fake.wait_for_disconnects, 1, 1.0), "the server never saw the client go"
+    assert time.monotonic() - cancelled_at < 1.0
+    assert task.cancelled()
+
+
+async def test_the_model_is_usable_after_a_cancelled_call(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    fake.script("agent", hang(), reply("next"))
+    task = asyncio.create_task(model.complete(request(), timeout_s=30))
+    await eventually(lambda: fake.attempts("agent") == 1)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+    assert (await model.complete(request(), timeout_s=10)).content == "next"
+
+
+# -- secrets ---------------------------------------------------------------------------------------------
+
+FAILURES: dict[str, Step] = {
+    "HTTP 500": http_error(500),
+    "HTTP 401 echoing the key": http_error(
+        401, {"error": {"message": f"Incorrect API key provided: {API_KEY} for {PROMPT}", "code": "invalid_api_key"}}
+    ),
+    "HTTP 400 echoing the prompt": http_error(400, {"error": {"message": PROMPT, "code": PROMPT}}),
+    "HTTP 500 with a text body": http_error(500, f"{API_KEY} {PROMPT}"),
+    "timeout": delay(5.0, reply("late")),
+    "malformed body": malformed_body(),
+    "bad tool call": bad_tool_call_json(arguments=PROMPT),
+    "bad content": json_body({"choices": [{"message": {"content": [API_KEY, PROMPT]}}]}),
+}
+
+
+@pytest.mark.parametrize("step", FAILURES.values(), ids=FAILURES.keys())
+async def test_no_failure_carries_the_api_key_or_the_prompt(
+    fake: FakeOpenAI, model: OpenAIChatModel, step: Step
+) -> None:
+    fake.script("agent", step)
+
+    failure = await failure_of(model, timeout_s=0.5)
+
+    shown = "".join(traceback.format_exception(failure)) + repr(failure)
+    assert API_KEY not in shown
+    assert "secret-prompt-marker" not in shown
+    assert failure.__cause__ is None
+    assert failure.__context__ is None
+
+
+async def test_a_refused_connection_does_not_carry_the_api_key() -> None:
+    chat_model = OpenAIChatModel(settings(f"http://127.0.0.1:{free_port()}/v1"))
+    try:
+        failure = await failure_of(chat_model)
+    finally:
+        await chat_model.aclose()
+
+    assert API_KEY not in "".join(traceback.format_exception(failure))
+
+
+def test_an_offline_configuration_is_refused() -> None:
+    with pytest.raises(ValueError, match="provider openai"):
+        OpenAIChatModel(ModelSettings())
