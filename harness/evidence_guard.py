@@ -1,0 +1,223 @@
+"""EvidenceGuard (ISS-014 §4.3): deterministic pre-release checks of a Draft against the run's tool calls.
+
+No LLM, no semantics: it checks the Draft's shape, its internal references (analysis ids) and that every cited
+tool_call_id is a READY call of *this* run with an agent_result whose evidence status the analysis kind may
+cite. Every broken rule is collected, in draft order, so one repair turn can fix them all. Failure messages
+name analysis ids and tool_call_ids only, never record contents.
+
+Whether an analysis correctly reads its evidence is the SemanticGuard's question, not this one's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from harness.draft import Draft, DraftRejected, parse_draft
+from harness.errors import InvalidToolCallId, InvocationNotFound, UnknownRun
+from harness.invocation_store import EvidenceStatus, InvocationRecord, ToolCallStatus
+
+KNOWLEDGE_TOOL = "lookup_knowledge"
+LOGS_TOOL = "query_logs"
+MYSQL_TOOL = "query_mysql"
+EVIDENCE_TOOLS = frozenset({KNOWLEDGE_TOOL, LOGS_TOOL, MYSQL_TOOL})
+
+
+class EvidenceFailureCode(StrEnum):
+    DRAFT_SCHEMA = "DRAFT_SCHEMA"
+    DUPLICATE_ANALYSIS_ID = "DUPLICATE_ANALYSIS_ID"
+    EMPTY_TOOL_CALL_IDS = "EMPTY_TOOL_CALL_IDS"
+    UNKNOWN_TOOL_CALL = "UNKNOWN_TOOL_CALL"
+    TOOL_CALL_NOT_READY = "TOOL_CALL_NOT_READY"
+    TOOL_CALL_FAILED = "TOOL_CALL_FAILED"
+    MISSING_AGENT_RESULT = "MISSING_AGENT_RESULT"
+    NORMAL_CITES_NO_EVIDENCE = "NORMAL_CITES_NO_EVIDENCE"
+    NEGATIVE_OBSERVATION_WITHOUT_SCOPE = "NEGATIVE_OBSERVATION_WITHOUT_SCOPE"
+    CONCLUSION_WITHOUT_ANALYSIS = "CONCLUSION_WITHOUT_ANALYSIS"
+    ACTION_WITHOUT_ANALYSIS = "ACTION_WITHOUT_ANALYSIS"
+    RECOMMENDATION_WITHOUT_ANALYSIS = "RECOMMENDATION_WITHOUT_ANALYSIS"
+    UNKNOWN_ANALYSIS_ID = "UNKNOWN_ANALYSIS_ID"
+
+
+Code = EvidenceFailureCode
+
+
+@dataclass(frozen=True)
+class EvidenceFailure:
+    """One broken rule: a stable ``code`` and a short message for the agent's repair turn."""
+
+    code: EvidenceFailureCode
+    message: str
+
+
+@dataclass(frozen=True)
+class EvidenceCheck:
+    """The EvidenceGuard's result; the supervisor decides what happens next (repair, fallback or release)."""
+
+    ok: bool
+    failures: tuple[EvidenceFailure, ...]
+    draft: Draft | None
+    """The parsed draft, also when other rules failed; None when the text is not a Draft."""
+    verified: Mapping[str, InvocationRecord] = field(default_factory=dict)
+    """Cited records none of whose citations broke a rule, by tool_call_id, in first-citation order."""
+
+
+class RecordReader(Protocol):
+    async def get(self, run_id: str, tool_call_id: str) -> InvocationRecord: ...
+
+
+async def fetch_cited(
+    store: RecordReader, run_id: str, tool_call_ids: Iterable[str]
+) -> dict[str, InvocationRecord | None]:
+    """The record of each cited id in ``run_id`` (never the raw response), None when it is not a call of this run.
+
+    ``StoreUnavailable`` (and any other store error) propagates: the caller turns it into a fallback.
+    """
+    ids = list(dict.fromkeys(tool_call_ids))
+    results = await asyncio.gather(*(store.get(run_id, call) for call in ids), return_exceptions=True)
+    records: dict[str, InvocationRecord | None] = {}
+    for call, result in zip(ids, results, strict=True):
+        if isinstance(result, InvocationNotFound | UnknownRun | InvalidToolCallId):
+            records[call] = None
+        elif isinstance(result, BaseException):
+            raise result
+        else:
+            records[call] = result
+    return records
+
+
+def cited_tool_call_ids(text: str | None) -> list[str]:
+    """The tool_call_ids to fetch for ``text``, in first-citation order; empty when it is not a Draft."""
+    try:
+        return parse_draft(text).cited_tool_call_ids()
+    except DraftRejected:
+        return []
+
+
+def check_evidence(
+    text: str | None, records: Mapping[str, InvocationRecord | None], *, run_id: str | None = None
+) -> EvidenceCheck:
+    """Every §4.3 rule on ``text``; ``records`` come from :func:`fetch_cited` (a missing key counts as unknown).
+
+    ``run_id``, when given, is checked against each record as a second line of defence.
+    """
+    try:
+        draft = parse_draft(text)
+    except DraftRejected as exc:
+        schema = tuple(EvidenceFailure(Code.DRAFT_SCHEMA, problem) for problem in exc.problems)
+        return EvidenceCheck(ok=False, failures=schema, draft=None, verified={})
+    failures: list[EvidenceFailure] = []
+    broken: set[str] = set()
+    seen: set[str] = set()
+    duplicated: set[str] = set()
+    for item in draft.analysis:
+        if item.analysis_id in seen and item.analysis_id not in duplicated:
+            duplicated.add(item.analysis_id)
+            failures.append(
+                EvidenceFailure(Code.DUPLICATE_ANALYSIS_ID, f"analysis_id {item.analysis_id} is used more than once")
+            )
+        seen.add(item.analysis_id)
+        if not item.tool_call_ids:
+            failures.append(
+                EvidenceFailure(Code.EMPTY_TOOL_CALL_IDS, f"analysis {item.analysis_id} cites no tool_call_id")
+            )
+        for call in dict.fromkeys(item.tool_call_ids):
+            failure = _citation_failure(item.analysis_id, item.kind, call, records.get(call), run_id)
+            if failure is not None:
+                failures.append(failure)
+                broken.add(call)
+    failures.extend(_reference_failures(draft, seen))
+    verified = {
+        call: record
+        for call in draft.cited_tool_call_ids()
+        if call not in broken and (record := records.get(call)) is not None
+    }
+    return EvidenceCheck(ok=not failures, failures=tuple(failures), draft=draft, verified=verified)
+
+
+def failure_texts(check: EvidenceCheck) -> list[str]:
+    """One ``CODE: message`` line per failure, for the repair instruction."""
+    return [f"{failure.code}: {failure.message}" for failure in check.failures]
+
+
+def _citation_failure(
+    analysis_id: str, kind: str, call: str, record: InvocationRecord | None, run_id: str | None
+) -> EvidenceFailure | None:
+    where = f"analysis {analysis_id} cites tool_call_id {call}"
+    if (
+        record is None
+        or record.tool_call_id != call
+        or (run_id is not None and record.run_id != run_id)
+        or record.tool_name not in EVIDENCE_TOOLS
+    ):
+        return EvidenceFailure(Code.UNKNOWN_TOOL_CALL, f"{where}, which is not an evidence tool call of this run")
+    if record.status is ToolCallStatus.PROJECTING:
+        return EvidenceFailure(Code.TOOL_CALL_NOT_READY, f"{where}, whose result is not ready")
+    if (
+        record.status is not ToolCallStatus.READY
+        or record.evidence_status is None
+        or record.evidence_status is EvidenceStatus.ERROR
+    ):
+        return EvidenceFailure(Code.TOOL_CALL_FAILED, f"{where}, which failed and cannot be cited")
+    if not isinstance(record.agent_result, dict):
+        return EvidenceFailure(Code.MISSING_AGENT_RESULT, f"{where}, which has no agent_result")
+    if record.evidence_status is EvidenceStatus.NO_EVIDENCE:
+        if kind != "NEGATIVE_OBSERVATION":
+            return EvidenceFailure(
+                Code.NORMAL_CITES_NO_EVIDENCE,
+                f"{where}, which found no evidence; only a NEGATIVE_OBSERVATION may cite it",
+            )
+        if not has_negative_scope(record.tool_name, record.agent_result):
+            return EvidenceFailure(
+                Code.NEGATIVE_OBSERVATION_WITHOUT_SCOPE,
+                f"{where}, whose result does not state the query, range and zero matches",
+            )
+    return None
+
+
+def has_negative_scope(tool_name: str, agent_result: Mapping[str, Any]) -> bool:
+    """Whether a NO_EVIDENCE agent_result keeps its query conditions, range and zero-match count (§4.3)."""
+    if tool_name == LOGS_TOOL:
+        scope = agent_result.get("scope")
+        return (
+            isinstance(scope, dict)
+            and all(_text(scope.get(name)) for name in ("topic", "query", "start_time", "end_time"))
+            and _zero(agent_result.get("match_count"))
+        )
+    if tool_name == MYSQL_TOOL:
+        scope = agent_result.get("scope")
+        return isinstance(scope, dict) and _text(scope.get("sql")) and _zero(agent_result.get("returned_count"))
+    if tool_name == KNOWLEDGE_TOOL:
+        return _text(agent_result.get("query")) and _zero(agent_result.get("returned_count"))
+    return False
+
+
+def _reference_failures(draft: Draft, analysis_ids: set[str]) -> list[EvidenceFailure]:
+    failures: list[EvidenceFailure] = []
+
+    def check(where: str, ids: list[str], empty_code: Code) -> None:
+        if not ids:
+            failures.append(EvidenceFailure(empty_code, f"{where} has no based_on_analysis_ids"))
+        for unknown in dict.fromkeys(ident for ident in ids if ident not in analysis_ids):
+            failures.append(
+                EvidenceFailure(Code.UNKNOWN_ANALYSIS_ID, f"{where} is based on unknown analysis {unknown}")
+            )
+
+    if draft.conclusion is not None:
+        check("conclusion", draft.conclusion.based_on_analysis_ids, Code.CONCLUSION_WITHOUT_ANALYSIS)
+    for index, action in enumerate(draft.action_plan):
+        check(f"action_plan[{index}]", action.based_on_analysis_ids, Code.ACTION_WITHOUT_ANALYSIS)
+    for index, recommendation in enumerate(draft.recommendations):
+        check(f"recommendations[{index}]", recommendation.based_on_analysis_ids, Code.RECOMMENDATION_WITHOUT_ANALYSIS)
+    return failures
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _zero(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value == 0

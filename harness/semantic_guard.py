@@ -1,0 +1,111 @@
+"""SemanticGuard input and output (ISS-014 §4.4): an isolated, tool-less, single-turn review of the Draft.
+
+The guard sees the query, the user-visible draft and the verified evidence snapshot, nothing else: no
+tool_call_id, no raw response, no history, no plan. It answers one report-level verdict; its ``reason`` goes to
+the audit only. Calling the model, timeouts and the one retry belong to the Harness that uses this module.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from harness.draft import Draft
+from harness.errors import OperationFailed
+from harness.invocation_store import InvocationRecord
+from harness.model import ChatMessage
+from harness.retry import FailureKind
+from harness.snapshot import build_snapshot, guard_input_json
+
+PROMPT_VERSION = "semantic-guard-v1"
+FORBIDDEN_KEYS = frozenset({"tool_call_id", "tool_call_ids", "raw_response"})
+MAX_REASON_CHARS = 1000
+_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+
+
+def semantic_guard_prompt() -> str:
+    return resources.files("harness.prompts").joinpath("semantic_guard.md").read_text(encoding="utf-8")
+
+
+class GuardRequest(BaseModel):
+    """Everything the SemanticGuard may see; a tool_call_id or raw response anywhere in it is refused."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    query: str = Field(min_length=1)
+    draft: dict[str, Any]
+    """The user-visible draft (``Draft.user_visible()``)."""
+    verified_evidence: list[dict[str, Any]]
+    """The snapshot (:func:`harness.snapshot.build_snapshot`)."""
+
+    @model_validator(mode="after")
+    def _no_internal_keys(self) -> GuardRequest:
+        if _has_forbidden_key(self.draft) or _has_forbidden_key(self.verified_evidence):
+            raise ValueError("the guard input must not contain tool_call_ids or raw responses")
+        return self
+
+    def content(self) -> str:
+        return guard_input_json(self.query, self.draft, self.verified_evidence)
+
+
+class GuardVerdict(BaseModel):
+    """The report-level verdict; ``reason`` is for the audit, never shown to the user."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, str_strip_whitespace=True)
+
+    verdict: Literal["SUPPORTED", "UNSUPPORTED"]
+    reason: str = Field(min_length=1, max_length=MAX_REASON_CHARS)
+
+
+def guard_request(query: str, draft: Draft, verified: Mapping[str, InvocationRecord]) -> GuardRequest:
+    """The guard input of a draft that passed the EvidenceGuard with ``verified`` records."""
+    return GuardRequest(query=query, draft=draft.user_visible(), verified_evidence=build_snapshot(draft, verified))
+
+
+def guard_messages(request: GuardRequest) -> tuple[ChatMessage, ...]:
+    """A fresh context: the reviewer prompt and the request as one JSON object. Nothing else."""
+    return (
+        ChatMessage(role="system", content=semantic_guard_prompt()),
+        ChatMessage(role="user", content=request.content()),
+    )
+
+
+def parse_verdict(text: str | None) -> GuardVerdict:
+    """The verdict in ``text``: one JSON object, optionally in a ```json fence.
+
+    Anything else raises ``OperationFailed(INVALID_OUTPUT)``; the detail never quotes the reply.
+    """
+    if not text or not text.strip():
+        raise OperationFailed(FailureKind.INVALID_OUTPUT, "the guard reply is empty")
+    fenced = _FENCE.match(text)
+    body = fenced.group(1) if fenced else text.strip()
+    try:
+        data = json.loads(body, object_pairs_hook=_unique_keys)
+    except ValueError:  # JSONDecodeError, or a duplicate key
+        raise OperationFailed(FailureKind.INVALID_OUTPUT, "the guard reply is not one JSON object") from None
+    if not isinstance(data, dict):
+        raise OperationFailed(FailureKind.INVALID_OUTPUT, "the guard reply is not one JSON object")
+    try:
+        return GuardVerdict.model_validate(data)
+    except ValidationError:
+        raise OperationFailed(FailureKind.INVALID_OUTPUT, "the guard reply does not match the verdict schema") from None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        raise ValueError("duplicate key")
+    return data
+
+
+def _has_forbidden_key(value: Any) -> bool:
+    if isinstance(value, dict):
+        return any(key in FORBIDDEN_KEYS or _has_forbidden_key(item) for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return any(_has_forbidden_key(item) for item in value)
+    return False
