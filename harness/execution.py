@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 
 from harness.budget import DEADLINE
 from harness.deadline import Deadline
-from harness.errors import BudgetExhausted, RunCancelled
+from harness.errors import BudgetExhausted, OperationFailed, RunCancelled
+from harness.retry import FailureKind
 from harness.run_context import RunContext
 from harness.run_state import RunStatus
 
@@ -29,8 +30,12 @@ async def bounded(
     work: Awaitable[T],
     *,
     deadline: Deadline | None = None,
+    timeout_s: float | None = None,
     on_abort: Callable[[], None] | None = None,
 ) -> T:
+    """``work``'s result, or: ``RunCancelled`` when the run is cancelled, ``BudgetExhausted(DEADLINE)`` when
+    ``deadline`` (default: the run's) passes, ``OperationFailed(TIMEOUT)`` when the operation's own
+    ``timeout_s`` passes first. Each way out but the result stops the work, here and remotely."""
     deadline = deadline or ctx.deadline
     task = asyncio.ensure_future(work)
     if ctx.cancellation.cancelled or deadline.expired:
@@ -46,7 +51,9 @@ async def bounded(
     unregister = ctx.cancellation.on_cancel(signal)
     try:
         waiters: set[asyncio.Future[Any]] = {task, cancelled}
-        done, _ = await asyncio.wait(waiters, timeout=deadline.remaining_s(), return_when=asyncio.FIRST_COMPLETED)
+        remaining = deadline.remaining_s()
+        wait_s = remaining if timeout_s is None else min(remaining, timeout_s)
+        done, _ = await asyncio.wait(waiters, timeout=wait_s, return_when=asyncio.FIRST_COMPLETED)
     except asyncio.CancelledError:
         await _abort(task, on_abort)
         raise
@@ -58,6 +65,8 @@ async def bounded(
     await _abort(task, on_abort)
     if ctx.cancellation.cancelled:
         raise RunCancelled(ctx.cancellation.reason or "cancelled")
+    if timeout_s is not None and timeout_s < remaining:
+        raise OperationFailed(FailureKind.TIMEOUT, f"no answer within {timeout_s:g}s")
     raise _deadline_passed(ctx)
 
 

@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from config.schema import HarnessSettings
-from harness.errors import BudgetExhausted, RunCancelled
+from harness.errors import BudgetExhausted, OperationFailed, RunCancelled
 from harness.execution import bounded, guarded_model_call, guarded_tool_call, terminal_status
 from harness.run_context import RunContext
 from harness.run_state import RunStatus
@@ -171,3 +171,12 @@ async def test_run_with_fake_model_and_tool_ends_exactly_once() -> None:
         100,
         "MODEL_CALLS",
     )
+
+
+async def test_an_operation_timeout_is_not_the_run_deadline() -> None:
+    ctx, model, aborted = start(), FakeModel(delay_s=5), []
+    with pytest.raises(OperationFailed) as raised:
+        await bounded(ctx, model.complete(), timeout_s=0.05, on_abort=lambda: aborted.append(1))
+    assert raised.value.kind == "TIMEOUT"
+    assert model.cancelled == 1 and aborted == [1]
+    assert ctx.budget.usage().exhausted_reason is None

@@ -1,0 +1,133 @@
+"""What the Harness records about each run, as it happens (durable audit: metadata, never raw responses).
+
+``AuditSink`` is the port; ``MemoryAudit`` keeps everything in this process (unit tests, single-process use);
+the SQL store in ``harness/audit_store.py`` is the durable one. A session's ``previous_turn`` and the router's
+``last_intent``/``last_user_query`` are read back from the same records (§4.6).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from harness.agent import PreviousTurn
+
+
+@dataclass(frozen=True)
+class RunStarted:
+    run_id: str
+    session_id: str
+    principal: str
+    query: str
+    started_at: datetime
+
+
+@dataclass(frozen=True)
+class ModelStep:
+    run_id: str
+    session_id: str
+    step_index: int
+    role: str
+    duration_ms: int
+    input_tokens: int
+    output_tokens: int
+    has_tool_call: bool
+    outcome: str
+    """``OK`` or the failure kind/code."""
+
+
+@dataclass(frozen=True)
+class ToolInvocation:
+    run_id: str
+    session_id: str
+    tool_call_id: str
+    tool_name: str
+    input_params: dict[str, Any]
+    """Redacted arguments."""
+    output_preview: str
+    """A bounded preview of the agent_result (never the raw response)."""
+    output_length: int
+    """Characters of the raw response as stored in the invocation store (0 when there was none)."""
+    evidence_status: str
+    is_truncated: bool
+    duration_ms: int
+    success: bool
+    error_code: str | None
+    error_message: str | None
+    """The safe message the agent saw, never exception text."""
+
+
+@dataclass(frozen=True)
+class RunFinished:
+    run_id: str
+    session_id: str
+    intent: str | None
+    status: str
+    """SUCCESS | FALLBACK | FAILED | CANCELLED (also the release outcome)."""
+    fallback_type: str | None
+    fallback_reason: str | None
+    published_result: dict[str, Any] | None
+    model_calls: int
+    input_tokens: int
+    output_tokens: int
+    tool_calls: int
+    duration_ms: int
+    finished_at: datetime
+    guard_verdict: str | None = None
+    guard_reason: str | None = None
+    """Audit only; never shown to users."""
+
+
+class AuditSink(Protocol):
+    async def run_started(self, record: RunStarted) -> None: ...
+
+    async def model_step(self, record: ModelStep) -> None: ...
+
+    async def tool_invoked(self, record: ToolInvocation) -> None: ...
+
+    async def run_finished(self, record: RunFinished) -> None: ...
+
+    async def last_turn(self, session_id: str) -> tuple[str | None, str | None]:
+        """(last_intent, last_user_query) of the session's latest finished run."""
+
+    async def previous_turn(self, session_id: str) -> PreviousTurn | None:
+        """From the latest DIAGNOSIS run of the session released SUCCESS with a published result, else None."""
+
+
+@dataclass
+class MemoryAudit:
+    started: list[RunStarted] = field(default_factory=list)
+    steps: list[ModelStep] = field(default_factory=list)
+    tools: list[ToolInvocation] = field(default_factory=list)
+    finished: list[RunFinished] = field(default_factory=list)
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    async def run_started(self, record: RunStarted) -> None:
+        self.started.append(record)
+
+    async def model_step(self, record: ModelStep) -> None:
+        self.steps.append(record)
+
+    async def tool_invoked(self, record: ToolInvocation) -> None:
+        self.tools.append(record)
+
+    async def run_finished(self, record: RunFinished) -> None:
+        self.finished.append(record)
+
+    async def last_turn(self, session_id: str) -> tuple[str | None, str | None]:
+        queries = {record.run_id: record.query for record in self.started}
+        for record in reversed(self.finished):
+            if record.session_id == session_id:
+                return record.intent, queries.get(record.run_id)
+        return None, None
+
+    async def previous_turn(self, session_id: str) -> PreviousTurn | None:
+        for record in reversed(self.finished):
+            if record.session_id != session_id or record.intent != "DIAGNOSIS":
+                continue
+            if record.status == "SUCCESS" and record.published_result:
+                return PreviousTurn.model_validate(record.published_result)
+            return None
+        return None

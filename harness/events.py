@@ -1,0 +1,102 @@
+"""Run events (ISS-014 §4.7): ``metadata -> status* -> content|failure -> done``.
+
+The only things a client ever receives from a run. Builders here fix every shape; ``EventSequence`` enforces
+the order (metadata first and once, content or failure at most once and never both, done last and once).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from harness.errors import InvalidTransition
+
+EventName = Literal["metadata", "status", "content", "failure", "done"]
+Outcome = Literal["SUCCESS", "FALLBACK", "FAILED"]
+ContentType = Literal["SYSTEM_ANSWER", "KNOWLEDGE_ANSWER", "DIAGNOSIS_REPORT", "FALLBACK"]
+
+STATUS_MESSAGES = {
+    "ROUTING": "正在识别问题类型",
+    "ROUTED": "已识别问题类型",
+    "PLANNING": "已制定排查计划",
+    "TOOL_RUNNING": "正在查询证据",
+    "TOOL_FINISHED": "证据查询完成",
+    "KNOWLEDGE_SEARCHING": "正在检索知识库",
+    "ANSWERING": "正在组织回答",
+    "EVIDENCE_VALIDATING": "正在校验证据引用",
+    "EVIDENCE_REPAIRING": "证据引用未通过校验，正在修正报告结构",
+    "SEMANTIC_VALIDATING": "正在进行安全校验",
+}
+"""Fixed status codes and their user-safe messages; nothing else is ever sent as status."""
+
+FAILURE_MESSAGES = {
+    "ROUTING_UNAVAILABLE": "当前暂时无法处理该请求，请稍后重试",
+    "MODEL_UNAVAILABLE": "模型服务暂时不可用，请稍后重试",
+    "KNOWLEDGE_UNAVAILABLE": "知识库暂时不可用，请稍后重试",
+    "HARNESS_ERROR": "当前暂时无法处理该请求，请稍后重试",
+    "RUN_UNAVAILABLE": "诊断服务暂时不可用，请稍后重试",
+}
+
+
+class RunEvent(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    event: EventName
+    data: dict[str, Any]
+
+
+def metadata(session_id: str, run_id: str, **extra: Any) -> RunEvent:
+    return RunEvent(event="metadata", data={"session_id": session_id, "run_id": run_id, **extra})
+
+
+def status(code: str, **details: Any) -> RunEvent:
+    if code not in STATUS_MESSAGES:
+        raise ValueError(f"unknown status code {code}")
+    return RunEvent(event="status", data={"code": code, "message": STATUS_MESSAGES[code], **details})
+
+
+def content(content_type: ContentType, payload: dict[str, Any]) -> RunEvent:
+    return RunEvent(event="content", data={"content_type": content_type, "payload": payload})
+
+
+def failure(code: str) -> RunEvent:
+    return RunEvent(event="failure", data={"code": code, "message": FAILURE_MESSAGES[code]})
+
+
+def done(outcome: Outcome) -> RunEvent:
+    return RunEvent(event="done", data={"outcome": outcome})
+
+
+class EventSequence:
+    """Checks each event against the fixed order; raises ``InvalidTransition`` on the first violation."""
+
+    def __init__(self) -> None:
+        self._seen: list[EventName] = []
+
+    @property
+    def finished(self) -> bool:
+        return bool(self._seen) and self._seen[-1] == "done"
+
+    @property
+    def started(self) -> bool:
+        return bool(self._seen)
+
+    @property
+    def final_sent(self) -> bool:
+        return "content" in self._seen or "failure" in self._seen
+
+    def accept(self, event: RunEvent) -> RunEvent:
+        name, seen = event.event, self._seen
+        if self.finished:
+            raise InvalidTransition("no event may follow done")
+        if (name == "metadata") != (not seen):
+            raise InvalidTransition("metadata must be the first event, and only the first")
+        if name == "status" and ("content" in seen or "failure" in seen):
+            raise InvalidTransition("status after the final content/failure")
+        if name in ("content", "failure") and ("content" in seen or "failure" in seen):
+            raise InvalidTransition("at most one content or failure")
+        if name == "done" and event.data.get("outcome") == "FAILED" and "content" in seen:
+            raise InvalidTransition("a run that released content cannot end FAILED")
+        seen.append(name)
+        return event

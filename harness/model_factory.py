@@ -1,0 +1,16 @@
+"""The configured ChatModel: an OpenAI-compatible endpoint, or the labelled offline model."""
+
+from __future__ import annotations
+
+from config.schema import ModelSettings
+from harness.model import ChatModel
+
+
+def build_model(settings: ModelSettings) -> ChatModel:
+    if settings.provider == "offline":
+        from harness.offline.model import OfflineChatModel
+
+        return OfflineChatModel()
+    from harness.openai_model import OpenAIChatModel
+
+    return OpenAIChatModel(settings)

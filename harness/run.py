@@ -1,0 +1,499 @@
+"""One run, start to terminal state (ISS-014 §3, §4): route, take the intent's path, validate, release.
+
+``Run`` owns the run's ``RunContext`` and is the model and tool boundary its agent talks to
+(``AgentGateway``). It pushes ``RunEvent``s to ``events`` in the fixed order and ends in exactly one terminal
+state. It reasons about nothing: it enforces, records and releases. Everything remote comes in through the
+ports of ``RunServices``, so the whole flow runs in-process in unit tests and on Ray in production.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from config.schema import AppConfig
+from harness import events
+from harness.agent import AgentTask, PreviousTurn
+from harness.audit import AuditSink, ModelStep, RunFinished, RunStarted, ToolInvocation
+from harness.clock import Clock
+from harness.errors import BudgetExhausted, OperationFailed, RetriesExhausted, RunCancelled, StoreUnavailable
+from harness.evidence_guard import EvidenceCheck, check_evidence, cited_tool_call_ids, failure_texts, fetch_cited
+from harness.execution import bounded, ensure_open
+from harness.intents import (
+    INTENTS,
+    Intent,
+    RouterInput,
+    checked_references,
+    knowledge_messages,
+    parse_intent,
+    parse_knowledge_answer,
+    router_messages,
+    system_chat_messages,
+)
+from harness.invocation_store import InvocationStore
+from harness.model import ChatMessage, ChatModel, ModelReply, ModelRequest, Role, ToolCall
+from harness.ports import AgentPort, GuardPort, ToolPort
+from harness.release import FallbackType, fallback_payload, report_payload
+from harness.run_context import RunContext
+from harness.run_state import RunStatus
+from harness.semantic_guard import GuardRequest, GuardVerdict
+from harness.snapshot import build_snapshot, snapshot_bytes, verified_sources
+from harness.tool_boundary import OfferedTool, ToolBoundary
+from tools.registry import available_tools, tool_projector, tool_spec
+
+log = logging.getLogger(__name__)
+
+MAX_PLAN_STEPS = 5
+MAX_PLAN_STEP_CHARS = 80
+_SQL_LIKE = re.compile(r"\b(select|insert|update|delete|from|where|join)\b|\?|;|`", re.IGNORECASE)
+
+
+class StartRun(BaseModel):
+    """The gateway's request to start a run. ``previous_turn`` and the router's context come from the audit
+    store when the supervisor starts the run; a caller never supplies them."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    session_id: str = Field(min_length=1, max_length=64)
+    query: str = Field(min_length=1, max_length=4000)
+    principal: str = Field(default="anonymous", max_length=128)
+    run_id: str | None = None
+
+
+@dataclass
+class RunServices:
+    config: AppConfig
+    store: InvocationStore
+    model: ChatModel
+    tools: ToolPort
+    agent: AgentPort
+    guard: GuardPort
+    audit: AuditSink
+    clock: Clock
+
+
+@dataclass
+class _Stop:
+    """Why the agent's work ended early, noted at the boundary where it happened."""
+
+    budget: str | None = None
+    model_failure: str | None = None
+
+
+@dataclass
+class _Outcome:
+    status: RunStatus
+    fallback_type: str | None = None
+    fallback_reason: str | None = None
+    published_result: dict[str, Any] | None = None
+    guard: GuardVerdict | None = None
+
+
+@dataclass
+class _RoleUsage:
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+
+class Run:
+    def __init__(self, services: RunServices, start: StartRun) -> None:
+        self._services = services
+        self._start = start
+        self.ctx = RunContext.start(services.config.harness, start.session_id, start.run_id, services.clock)
+        self.events: asyncio.Queue[events.RunEvent] = asyncio.Queue()
+        self._sequence = events.EventSequence()
+        self._started = time.monotonic()
+        self._stop = _Stop()
+        self._usage: dict[str, _RoleUsage] = {}
+        self._steps = 0
+        self._plan_sent = False
+        self._intent: Intent | None = None
+        names = available_tools(services.config)
+        self._offered = {
+            name: OfferedTool(tool_spec(name, services.config), tool_projector(name, services.config)) for name in names
+        }
+        self._openai_tools = tuple(tool.spec.openai_tool() for tool in self._offered.values())
+        self._tool_boundary = ToolBoundary(
+            self.ctx, services.store, services.tools, self._offered, self._tool_event, self._audit_tool
+        )
+        self._pending_audit: list[asyncio.Task[None]] = []
+
+    @property
+    def run_id(self) -> str:
+        return self.ctx.run_id
+
+    def cancel(self, reason: str) -> None:
+        self.ctx.cancellation.cancel(reason)
+
+    # -- the flow ---------------------------------------------------------------------------------------
+
+    async def execute(self) -> RunStatus:
+        """Run to one terminal state; never raises for the run's own failures."""
+        start = self._start
+        self._emit(events.metadata(start.session_id, self.run_id, model=self._services.model.label))
+        await self._audited(
+            self._services.audit.run_started(
+                RunStarted(self.run_id, start.session_id, start.principal, start.query, self.ctx.clock.now())
+            )
+        )
+        outcome: _Outcome
+        try:
+            outcome = await self._route_and_answer()
+        except (RunCancelled, asyncio.CancelledError):
+            outcome = _Outcome(RunStatus.CANCELLED)
+        except Exception:
+            log.exception("run failed", extra={"run_id": self.run_id, "session_id": start.session_id})
+            self._emit_final(events.failure("HARNESS_ERROR"), "FAILED")
+            outcome = _Outcome(RunStatus.FAILED, fallback_reason="HARNESS_ERROR")
+        self.ctx.lifecycle.finish(outcome.status)
+        await self._finish(outcome)
+        return outcome.status
+
+    async def _route_and_answer(self) -> _Outcome:
+        self._emit(events.status("ROUTING"))
+        last_intent, last_query = await self._services.audit.last_turn(self._start.session_id)
+        try:
+            self._intent = await self._route(
+                RouterInput(
+                    query=self._start.query,
+                    last_intent=last_intent if last_intent in INTENTS else None,
+                    last_user_query=last_query,
+                )
+            )
+        except RetriesExhausted:
+            self._emit_final(events.failure("ROUTING_UNAVAILABLE"), "FAILED")
+            return _Outcome(RunStatus.FAILED, fallback_reason="ROUTING_UNAVAILABLE")
+        self._emit(events.status("ROUTED", intent=self._intent))
+        if self._intent == "SYSTEM_CHAT":
+            return await self._system_chat()
+        if self._intent == "KNOWLEDGE_QUERY":
+            return await self._knowledge()
+        return await self._diagnose()
+
+    async def _route(self, router_input: RouterInput) -> Intent:
+        timeout_s = self._services.config.model.timeout_s
+
+        async def attempt(number: int) -> Intent:
+            reply = await self._harness_model("router", router_messages(router_input), timeout_s, json_output=True)
+            return parse_intent(reply.content)
+
+        return await self.ctx.retry_executor().run("intent_router", self.ctx.retry_policies.intent_router, attempt)
+
+    async def _system_chat(self) -> _Outcome:
+        capabilities = self._services.config.harness.system_chat.capabilities
+        try:
+            reply = await self._harness_model(
+                "system_chat", system_chat_messages(self._start.query, capabilities), self._model_timeout()
+            )
+        except OperationFailed:
+            return self._model_unavailable()
+        self._emit_final(events.content("SYSTEM_ANSWER", {"answer": (reply.content or "").strip()}), "SUCCESS")
+        return _Outcome(RunStatus.SUCCESS)
+
+    async def _knowledge(self) -> _Outcome:
+        self._emit(events.status("KNOWLEDGE_SEARCHING"))
+        offered = self._offered["lookup_knowledge"]
+        result = await self._tool_boundary.execute(
+            "call_knowledge_1", "lookup_knowledge", {"query": self._start.query}, offered.projector
+        )
+        status = result.get("evidence_status")
+        if status == "ERROR":
+            self._emit_final(events.failure("KNOWLEDGE_UNAVAILABLE"), "FAILED")
+            return _Outcome(RunStatus.FAILED, fallback_reason="KNOWLEDGE_UNAVAILABLE")
+        if status == "NO_EVIDENCE":
+            payload = {
+                "answer": "知识库中没有找到与该问题相关的内容。",
+                "references": [],
+                "limitations": ["知识库检索没有匹配结果，回答不包含任何推测。"],
+            }
+            self._emit_final(events.content("KNOWLEDGE_ANSWER", payload), "SUCCESS")
+            return _Outcome(RunStatus.SUCCESS)
+        evidence = list(result.get("evidence", []))
+        self._emit(events.status("ANSWERING"))
+        try:
+            reply = await self._harness_model(
+                "knowledge", knowledge_messages(self._start.query, evidence), self._model_timeout(), json_output=True
+            )
+            answer = parse_knowledge_answer(reply.content)
+        except OperationFailed:
+            return self._model_unavailable()
+        references, invented = checked_references(answer, evidence)
+        if not references:
+            payload = fallback_payload(FallbackType.EVIDENCE_VALIDATION_FAILED, [])
+            self._emit_final(events.content("FALLBACK", payload), "FALLBACK")
+            return _Outcome(RunStatus.FALLBACK, "EVIDENCE_VALIDATION_FAILED", "KNOWLEDGE_REFERENCES_INVALID")
+        limitations = list(answer.limitations)
+        if invented:
+            limitations.append("回答中有引用未能在本次检索结果中找到，已移除。")
+        payload = {"answer": answer.answer, "references": references, "limitations": limitations}
+        self._emit_final(events.content("KNOWLEDGE_ANSWER", payload), "SUCCESS")
+        return _Outcome(RunStatus.SUCCESS, fallback_reason="INVENTED_REFERENCES_REMOVED" if invented else None)
+
+    async def _diagnose(self) -> _Outcome:
+        services, config = self._services, self._services.config
+        previous = await services.audit.previous_turn(self._start.session_id)
+        task = AgentTask(run_id=self.run_id, query=self._start.query, previous_turn=previous, tools=self._openai_tools)
+        agent_deadline = self.ctx.deadline.within(config.harness.agent.max_duration)
+        try:
+            remote = services.agent.investigate(task, self)
+            text = await bounded(self.ctx, remote.result, deadline=agent_deadline, on_abort=remote.cancel)
+            self._emit(events.status("EVIDENCE_VALIDATING"))
+            check = await self._check(text)
+            if not check.ok:
+                self._emit(events.status("EVIDENCE_REPAIRING"))
+                remote = services.agent.repair(self.run_id, failure_texts(check), self)
+                text = await bounded(self.ctx, remote.result, deadline=agent_deadline, on_abort=remote.cancel)
+                check = await self._check(text)
+        except RunCancelled:
+            raise
+        except Exception as exc:  # the agent ended without a draft: decide from what the boundaries saw
+            return self._agent_failed(exc)
+        finally:
+            services.agent.forget(self.run_id)
+        if not check.ok:
+            return self._fallback("EVIDENCE_VALIDATION_FAILED", "EVIDENCE_CHECK_FAILED", [])
+        return await self._review_and_release(check)
+
+    async def _review_and_release(self, check: EvidenceCheck) -> _Outcome:
+        assert check.draft is not None
+        draft, config = check.draft, self._services.config.harness.semantic_guard
+        sources = verified_sources(check.verified)
+        snapshot = build_snapshot(draft, check.verified)
+        if snapshot_bytes(snapshot, draft.user_visible(), self._start.query) > config.max_input_bytes:
+            return self._fallback("SEMANTIC_UNAVAILABLE", "GUARD_INPUT_TOO_LARGE", sources)
+        try:
+            request = GuardRequest(query=self._start.query, draft=draft.user_visible(), verified_evidence=snapshot)
+        except ValidationError:
+            return self._fallback("SEMANTIC_UNAVAILABLE", "GUARD_INPUT_INVALID", sources)
+        self._emit(events.status("SEMANTIC_VALIDATING"))
+        try:
+            verdict = await self._semantic_guard(request)
+        except RetriesExhausted as exhausted:
+            return self._fallback("SEMANTIC_UNAVAILABLE", f"GUARD_{exhausted.last_kind}", sources)
+        if verdict.verdict != "SUPPORTED":
+            outcome = self._fallback("SEMANTIC_UNSUPPORTED", "GUARD_UNSUPPORTED", sources)
+            outcome.guard = verdict
+            return outcome
+        self._emit_final(events.content("DIAGNOSIS_REPORT", report_payload(draft, check.verified)), "SUCCESS")
+        published = PreviousTurn(
+            user_query=self._start.query,
+            published_conclusion=draft.conclusion.text if draft.conclusion else None,
+            scope=draft.limitations.scope,
+            limitations=list(draft.limitations.missing_info),
+            source_documents=[
+                {"document_id": str(item["document_id"]), "title": str(item["title"])}
+                for record in check.verified.values()
+                if record.tool_name == "lookup_knowledge" and record.agent_result
+                for item in record.agent_result.get("evidence", [])
+            ],
+        )
+        return _Outcome(RunStatus.SUCCESS, published_result=published.model_dump(), guard=verdict)
+
+    async def _semantic_guard(self, request: GuardRequest) -> GuardVerdict:
+        config = self._services.config.harness.semantic_guard
+        total = self.ctx.deadline.within(config.total_timeout)
+
+        async def attempt(number: int) -> GuardVerdict:
+            timeout_s = min(config.attempt_timeout, total.remaining_s())
+            if timeout_s <= 0:
+                raise OperationFailed("TIMEOUT", "guard total time used up")
+            remote = self._services.guard.evaluate(request, number, timeout_s)
+            try:
+                result = await bounded(self.ctx, remote.result, timeout_s=timeout_s, on_abort=remote.cancel)
+            except OperationFailed:
+                raise
+            except (RunCancelled, BudgetExhausted):
+                raise
+            except Exception as exc:  # the replica died or could not be reached: retry on another one
+                raise OperationFailed("TRANSPORT", type(exc).__name__) from None
+            self._count("guard", result.usage.input_tokens, result.usage.output_tokens)
+            if result.verdict is None:
+                raise OperationFailed(result.failure or "INVALID_OUTPUT", f"replica {result.replica}")
+            return result.verdict
+
+        return await self.ctx.retry_executor().run("semantic_guard", self.ctx.retry_policies.semantic_guard, attempt)
+
+    async def _check(self, text: str | None) -> EvidenceCheck:
+        try:
+            records = await fetch_cited(self._services.store, self.run_id, cited_tool_call_ids(text))
+        except StoreUnavailable:
+            records = {}
+        return check_evidence(text, records)
+
+    # -- the boundaries the agent talks to ----------------------------------------------------------------
+
+    async def model(self, request: ModelRequest) -> ModelReply:
+        """The model boundary for the agent: only ``agent`` and ``repair`` turns, with the Harness's own tool
+        list (a repair is tool-less), budget and deadline checked before, tokens recorded after."""
+        if request.role not in ("agent", "repair"):
+            raise OperationFailed("INVALID_OUTPUT", "the agent may only make agent or repair calls")
+        tools = self._openai_tools if request.role == "agent" else ()
+        call = ModelRequest(
+            role=request.role,
+            messages=request.messages,
+            tools=tools,
+            tool_choice=request.tool_choice if tools else None,
+            json_output=request.json_output,
+        )
+        agent_deadline = self.ctx.deadline.within(self._services.config.harness.agent.max_duration)
+        try:
+            ensure_open(self.ctx, agent_deadline)
+            self.ctx.budget.charge_model_call()
+        except BudgetExhausted as exhausted:
+            self._stop.budget = self._stop.budget or exhausted.reason
+            raise
+        try:
+            reply = await self._call_model(call, self._model_timeout(), agent_deadline)
+        except BudgetExhausted as exhausted:
+            self._stop.budget = self._stop.budget or exhausted.reason
+            raise
+        except OperationFailed as failed:
+            self._stop.model_failure = self._stop.model_failure or failed.kind
+            raise
+        self.ctx.budget.record_tokens(reply.usage.input_tokens, reply.usage.output_tokens)
+        return reply
+
+    async def tool(self, call: ToolCall) -> dict[str, Any]:
+        try:
+            return await self._tool_boundary.call(call)
+        except BudgetExhausted as exhausted:
+            self._stop.budget = self._stop.budget or exhausted.reason
+            raise
+
+    async def plan(self, steps: Sequence[str]) -> None:
+        """The agent's Diagnosis Plan, sent once as a status: 3–5 short steps, nothing that looks like SQL."""
+        if self._plan_sent:
+            return
+        safe = [
+            step.strip()[:MAX_PLAN_STEP_CHARS]
+            for step in steps
+            if isinstance(step, str) and step.strip() and not _SQL_LIKE.search(step)
+        ][:MAX_PLAN_STEPS]
+        if safe:
+            self._plan_sent = True
+            self._emit(events.status("PLANNING", steps=safe))
+
+    # -- helpers ------------------------------------------------------------------------------------------
+
+    async def _harness_model(
+        self, role: Role, messages: tuple[ChatMessage, ...], timeout_s: float, json_output: bool = False
+    ) -> ModelReply:
+        ensure_open(self.ctx)
+        request = ModelRequest(role=role, messages=messages, json_output=json_output)
+        return await self._call_model(request, timeout_s, self.ctx.deadline)
+
+    async def _call_model(self, request: ModelRequest, timeout_s: float, deadline: Any) -> ModelReply:
+        started = time.monotonic()
+        self._steps += 1
+        step = self._steps
+        try:
+            reply = await bounded(
+                self.ctx, self._services.model.complete(request, timeout_s), deadline=deadline, timeout_s=timeout_s
+            )
+        except OperationFailed as failed:
+            self._audit_step(step, request.role, started, None, failed.kind)
+            raise
+        except (BudgetExhausted, RunCancelled) as stopped:
+            self._audit_step(step, request.role, started, None, stopped.code)
+            raise
+        self._count(request.role, reply.usage.input_tokens, reply.usage.output_tokens)
+        self._audit_step(step, request.role, started, reply, "OK")
+        return reply
+
+    def _model_timeout(self) -> float:
+        return self._services.config.model.timeout_s
+
+    def _count(self, role: str, input_tokens: int, output_tokens: int) -> None:
+        usage = self._usage.setdefault(role, _RoleUsage())
+        usage.calls += 1
+        usage.input_tokens += input_tokens
+        usage.output_tokens += output_tokens
+
+    def _agent_failed(self, error: BaseException) -> _Outcome:
+        reason = self._stop.budget or (error.reason if isinstance(error, BudgetExhausted) else None)
+        if reason is None and self.ctx.deadline.expired:
+            reason = "DEADLINE"
+        if reason is not None:
+            return self._fallback("EVIDENCE_VALIDATION_FAILED", f"BUDGET_{reason}", [])
+        if self._stop.model_failure is not None:
+            return self._model_unavailable()
+        log.warning("agent ended without a draft", extra={"run_id": self.run_id, "error": type(error).__name__})
+        self._emit_final(events.failure("HARNESS_ERROR"), "FAILED")
+        return _Outcome(RunStatus.FAILED, fallback_reason=f"AGENT_{type(error).__name__}")
+
+    def _model_unavailable(self) -> _Outcome:
+        self._emit_final(events.failure("MODEL_UNAVAILABLE"), "FAILED")
+        return _Outcome(RunStatus.FAILED, fallback_reason=f"MODEL_{self._stop.model_failure or 'UNAVAILABLE'}")
+
+    def _fallback(self, fallback_type: str, reason: str, sources: list[dict[str, Any]]) -> _Outcome:
+        payload = fallback_payload(FallbackType(fallback_type), sources)
+        self._emit_final(events.content("FALLBACK", payload), "FALLBACK")
+        return _Outcome(RunStatus.FALLBACK, fallback_type, reason)
+
+    def _emit(self, event: events.RunEvent) -> None:
+        if self.ctx.cancellation.cancelled:
+            return
+        self.events.put_nowait(self._sequence.accept(event))
+
+    def _emit_final(self, final: events.RunEvent, outcome: events.Outcome) -> None:
+        self._emit(final)
+        self._emit(events.done(outcome))
+
+    def _tool_event(self, code: str, details: dict[str, Any]) -> None:
+        self._emit(events.status(code, **details))
+
+    def _audit_tool(self, record: ToolInvocation) -> None:
+        self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.tool_invoked(record))))
+
+    def _audit_step(self, step: int, role: str, started: float, reply: ModelReply | None, outcome: str) -> None:
+        record = ModelStep(
+            run_id=self.run_id,
+            session_id=self._start.session_id,
+            step_index=step,
+            role=role,
+            duration_ms=int((time.monotonic() - started) * 1000),
+            input_tokens=reply.usage.input_tokens if reply else 0,
+            output_tokens=reply.usage.output_tokens if reply else 0,
+            has_tool_call=bool(reply and reply.tool_calls),
+            outcome=outcome,
+        )
+        self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.model_step(record))))
+
+    async def _audited(self, write: Awaitable[None]) -> None:
+        """Audit writes never change what the user gets; a failed write is logged (without payloads)."""
+        try:
+            await write
+        except Exception as exc:
+            log.error("audit write failed: %s", type(exc).__name__, extra={"run_id": self.run_id})
+
+    async def _finish(self, outcome: _Outcome) -> None:
+        if self._pending_audit:
+            await asyncio.gather(*self._pending_audit)
+        usage = self.ctx.budget.usage()
+        totals = list(self._usage.values())
+        record = RunFinished(
+            run_id=self.run_id,
+            session_id=self._start.session_id,
+            intent=self._intent,
+            status=outcome.status.value,
+            fallback_type=outcome.fallback_type,
+            fallback_reason=outcome.fallback_reason,
+            published_result=outcome.published_result,
+            model_calls=sum(role.calls for role in totals),
+            input_tokens=sum(role.input_tokens for role in totals),
+            output_tokens=sum(role.output_tokens for role in totals),
+            tool_calls=usage.tool_calls,
+            duration_ms=int((time.monotonic() - self._started) * 1000),
+            finished_at=self.ctx.clock.now(),
+            guard_verdict=outcome.guard.verdict if outcome.guard else None,
+            guard_reason=outcome.guard.reason if outcome.guard else None,
+        )
+        await self._audited(self._services.audit.run_finished(record))

@@ -1,0 +1,313 @@
+"""The tool boundary of one run (ISS-014 §4.2 "Tool 边界", §6): the only way any tool is called.
+
+Before: the tool_call_id is checked (charset, length, unique in this run), the tool must be one this run
+offers, the arguments must parse and match the tool's schema, and the call is charged to the budget.
+After: the raw response goes to the invocation store (PROJECTING), the tool's projector makes the bounded
+agent_result, which is stored (READY | ERROR) and is all the caller ever gets back. A failure anywhere yields
+a Tool ERROR envelope with a fixed, safe message; the raw response never passes through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from harness.audit import ToolInvocation
+from harness.errors import (
+    BudgetExhausted,
+    InvocationStoreError,
+    OperationFailed,
+    PayloadNotSerializable,
+    ResultTooLarge,
+    RunCancelled,
+    RunCapacityExceeded,
+)
+from harness.execution import bounded, ensure_open
+from harness.invocation_store import TOOL_CALL_ID_PATTERN, EvidenceStatus, InvocationStore
+from harness.model import ToolCall
+from harness.ports import ToolPort
+from harness.run_context import RunContext
+from tools.contract import (
+    INVALID_ARGUMENTS,
+    PROJECTION_FAILED,
+    RAW_RESULT_TOO_LARGE,
+    SAFE_MESSAGES,
+    TOOL_CANCELLED,
+    TOOL_TIMEOUT,
+    TOOL_UNAVAILABLE,
+    Projection,
+    ToolResultProjector,
+    ToolSpec,
+    error_envelope,
+)
+from tools.redaction import redact
+
+INVALID_TOOL_CALL_ID = "INVALID_TOOL_CALL_ID"
+DUPLICATE_TOOL_CALL_ID = "DUPLICATE_TOOL_CALL_ID"
+TOOL_NOT_ALLOWED = "TOOL_NOT_ALLOWED"
+STORE_UNAVAILABLE = "STORE_UNAVAILABLE"
+BUDGET_EXHAUSTED = "BUDGET_EXHAUSTED"
+OUTPUT_PREVIEW_CHARS = 500
+
+MESSAGES = {
+    **SAFE_MESSAGES,
+    INVALID_TOOL_CALL_ID: "The tool call id is missing or malformed; the call was not executed.",
+    DUPLICATE_TOOL_CALL_ID: "This tool call id was already used in this run; the call was not executed.",
+    TOOL_NOT_ALLOWED: "This tool is not available here; use only the tools you were given.",
+    STORE_UNAVAILABLE: "The result could not be recorded, so it cannot be used as evidence; continue without it.",
+    BUDGET_EXHAUSTED: "The tool call budget of this run is used up; finish with the evidence you have.",
+    RAW_RESULT_TOO_LARGE: SAFE_MESSAGES[RAW_RESULT_TOO_LARGE],
+}
+
+
+@dataclass(frozen=True)
+class OfferedTool:
+    spec: ToolSpec
+    projector: ToolResultProjector
+
+
+class ToolBoundary:
+    def __init__(
+        self,
+        ctx: RunContext,
+        store: InvocationStore,
+        tools: ToolPort,
+        offered: Mapping[str, OfferedTool],
+        on_event: Callable[[str, dict[str, Any]], None],
+        on_audit: Callable[[ToolInvocation], None],
+    ) -> None:
+        self._ctx = ctx
+        self._store = store
+        self._tools = tools
+        self._offered = offered
+        self._on_event = on_event
+        self._on_audit = on_audit
+        self._seen_ids: set[str] = set()
+
+    async def call(self, call: ToolCall) -> dict[str, Any]:
+        """Run one tool call the model asked for; returns only the agent_result (or a Tool ERROR)."""
+        started, started_at = time.monotonic(), self._ctx.clock.now()
+        if not isinstance(call.id, str) or not TOOL_CALL_ID_PATTERN.match(call.id):
+            return self._refuse(call, INVALID_TOOL_CALL_ID, started)
+        if call.id in self._seen_ids:
+            return self._refuse(call, DUPLICATE_TOOL_CALL_ID, started)
+        self._seen_ids.add(call.id)
+        offered = self._offered.get(call.name)
+        arguments, problem = self._arguments(call, offered)
+        if offered is None or problem is not None:
+            code = TOOL_NOT_ALLOWED if offered is None else INVALID_ARGUMENTS
+            message = MESSAGES[code] if problem is None else problem
+            tool_name = call.name if offered is not None else "unknown_tool"
+            return await self._fail(call.id, tool_name, arguments or {}, code, message, started, started_at)
+        ensure_open(self._ctx)
+        try:
+            self._ctx.budget.charge_tool_call(call.name)
+        except BudgetExhausted:
+            await self._fail(
+                call.id, call.name, arguments, BUDGET_EXHAUSTED, MESSAGES[BUDGET_EXHAUSTED], started, started_at
+            )
+            raise
+        return await self.execute(call.id, call.name, arguments, offered.projector, started, started_at)
+
+    async def execute(
+        self,
+        tool_call_id: str,
+        tool_name: str,
+        arguments: dict[str, Any],
+        projector: ToolResultProjector,
+        started: float | None = None,
+        started_at: datetime | None = None,
+    ) -> dict[str, Any]:
+        """Execute an admitted call: tool actor -> raw (store) -> projection (store) -> agent_result."""
+        started = time.monotonic() if started is None else started
+        started_at = self._ctx.clock.now() if started_at is None else started_at
+        self._on_event("TOOL_RUNNING", {"tool": tool_name})
+        remote = self._tools.start(tool_name, f"{self._ctx.run_id}:{tool_call_id}", arguments)
+        try:
+            raw = await bounded(self._ctx, remote.result, on_abort=remote.cancel)
+        except (RunCancelled, asyncio.CancelledError):
+            await asyncio.shield(
+                self._record_failure(tool_call_id, tool_name, arguments, TOOL_CANCELLED, started, started_at)
+            )
+            raise
+        except BudgetExhausted:
+            await self._record_failure(tool_call_id, tool_name, arguments, TOOL_TIMEOUT, started, started_at)
+            raise
+        except OperationFailed:
+            return await self._fail(
+                tool_call_id, tool_name, arguments, TOOL_TIMEOUT, MESSAGES[TOOL_TIMEOUT], started, started_at
+            )
+        except Exception:  # the tool actor died or could not be reached: the call failed, the run goes on
+            return await self._fail(
+                tool_call_id, tool_name, arguments, TOOL_UNAVAILABLE, MESSAGES[TOOL_UNAVAILABLE], started, started_at
+            )
+        return await self._record(tool_call_id, tool_name, arguments, raw, projector, started, started_at)
+
+    async def _record(
+        self,
+        tool_call_id: str,
+        tool_name: str,
+        arguments: dict[str, Any],
+        raw: dict[str, Any],
+        projector: ToolResultProjector,
+        started: float,
+        started_at: datetime,
+    ) -> dict[str, Any]:
+        store, run_id = self._store, self._ctx.run_id
+        try:
+            await store.record_raw(run_id, tool_call_id, tool_name, arguments, raw, started_at)
+        except (ResultTooLarge, RunCapacityExceeded, PayloadNotSerializable):
+            return self._finish(tool_call_id, tool_name, arguments, RAW_RESULT_TOO_LARGE, started, 0)
+        except InvocationStoreError:
+            return self._finish(tool_call_id, tool_name, arguments, STORE_UNAVAILABLE, started, 0)
+        raw_length = len(json.dumps(raw, ensure_ascii=False))
+        try:
+            projection = projector.project(tool_call_id, arguments, raw)
+        except Exception:  # a projector bug must never let the raw response through
+            projection = None
+        try:
+            if projection is None:
+                await store.record_projection_failure(run_id, tool_call_id, PROJECTION_FAILED)
+                return self._finish(tool_call_id, tool_name, arguments, PROJECTION_FAILED, started, raw_length)
+            await store.record_projection(
+                run_id, tool_call_id, projection.agent_result, projection.evidence_status, projection.error_code
+            )
+        except ResultTooLarge:
+            return self._finish(tool_call_id, tool_name, arguments, RAW_RESULT_TOO_LARGE, started, raw_length)
+        except InvocationStoreError:
+            return self._finish(tool_call_id, tool_name, arguments, STORE_UNAVAILABLE, started, raw_length)
+        self._audit(tool_call_id, tool_name, arguments, projection, started, raw_length)
+        self._on_event("TOOL_FINISHED", {"tool": tool_name, "evidence_status": projection.evidence_status.value})
+        return projection.agent_result
+
+    def _arguments(self, call: ToolCall, offered: OfferedTool | None) -> tuple[dict[str, Any] | None, str | None]:
+        try:
+            parsed = json.loads(call.arguments or "{}")
+        except json.JSONDecodeError:
+            return None, "The arguments are not valid JSON; send one JSON object."
+        if not isinstance(parsed, dict):
+            return None, "The arguments must be one JSON object."
+        if offered is None:
+            return parsed, None
+        try:
+            validated = offered.spec.arguments.model_validate(parsed)
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(part) for part in error['loc']) or 'arguments'}: {error['msg']}"
+                for error in exc.errors(include_url=False, include_input=False, include_context=False)[:5]
+            )
+            return parsed, f"Invalid arguments ({problems}). Check the tool's parameter schema."
+        return validated.model_dump(mode="json"), None
+
+    def _refuse(self, call: ToolCall, code: str, started: float) -> dict[str, Any]:
+        """A call that cannot even be recorded (bad or reused id): nothing is written, the first record stays."""
+        self._on_audit(self._invocation(str(call.id)[:128], call.name, {}, code, MESSAGES[code], started, 0, None))
+        return error_envelope(str(call.id)[:128], code, MESSAGES[code])
+
+    async def _fail(
+        self,
+        tool_call_id: str,
+        tool_name: str,
+        arguments: dict[str, Any],
+        code: str,
+        message: str,
+        started: float,
+        started_at: datetime,
+    ) -> dict[str, Any]:
+        envelope = error_envelope(tool_call_id, code, message)
+        with contextlib.suppress(InvocationStoreError):
+            await self._store.record_failure(
+                self._ctx.run_id, tool_call_id, _tool_name(tool_name), arguments, code, started_at, envelope
+            )
+        self._on_audit(self._invocation(tool_call_id, tool_name, arguments, code, message, started, 0, None))
+        self._on_event("TOOL_FINISHED", {"tool": tool_name, "evidence_status": EvidenceStatus.ERROR.value})
+        return envelope
+
+    async def _record_failure(
+        self,
+        tool_call_id: str,
+        tool_name: str,
+        arguments: dict[str, Any],
+        code: str,
+        started: float,
+        started_at: datetime,
+    ) -> None:
+        with contextlib.suppress(InvocationStoreError):
+            await self._store.record_failure(self._ctx.run_id, tool_call_id, tool_name, arguments, code, started_at)
+        self._on_audit(self._invocation(tool_call_id, tool_name, arguments, code, MESSAGES[code], started, 0, None))
+
+    def _finish(
+        self, tool_call_id: str, tool_name: str, arguments: dict[str, Any], code: str, started: float, raw_length: int
+    ) -> dict[str, Any]:
+        self._on_audit(
+            self._invocation(tool_call_id, tool_name, arguments, code, MESSAGES[code], started, raw_length, None)
+        )
+        self._on_event("TOOL_FINISHED", {"tool": tool_name, "evidence_status": EvidenceStatus.ERROR.value})
+        return error_envelope(tool_call_id, code, MESSAGES[code])
+
+    def _audit(
+        self,
+        tool_call_id: str,
+        tool_name: str,
+        arguments: dict[str, Any],
+        projection: Projection,
+        started: float,
+        raw_length: int,
+    ) -> None:
+        error = projection.agent_result.get("error") if projection.error_code else None
+        message = error.get("message") if isinstance(error, dict) else None
+        self._on_audit(
+            self._invocation(
+                tool_call_id, tool_name, arguments, projection.error_code, message, started, raw_length, projection
+            )
+        )
+
+    def _invocation(
+        self,
+        tool_call_id: str,
+        tool_name: str,
+        arguments: dict[str, Any],
+        error_code: str | None,
+        error_message: str | None,
+        started: float,
+        raw_length: int,
+        projection: Projection | None,
+    ) -> ToolInvocation:
+        preview = json.dumps(projection.agent_result, ensure_ascii=False) if projection else ""
+        return ToolInvocation(
+            run_id=self._ctx.run_id,
+            session_id=self._ctx.session_id,
+            tool_call_id=tool_call_id,
+            tool_name=_tool_name(tool_name),
+            input_params=_redacted(arguments),
+            output_preview=redact(preview[:OUTPUT_PREVIEW_CHARS])[0],
+            output_length=raw_length,
+            evidence_status=projection.evidence_status.value if projection else EvidenceStatus.ERROR.value,
+            is_truncated=bool(projection and projection.agent_result.get("truncated")),
+            duration_ms=int((time.monotonic() - started) * 1000),
+            success=projection is not None and projection.error_code is None,
+            error_code=error_code,
+            error_message=error_message,
+        )
+
+
+def _tool_name(name: str) -> str:
+    return name if name.replace("_", "").isalnum() and name.islower() and len(name) <= 64 else "unknown_tool"
+
+
+def _redacted(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact(value)[0]
+    if isinstance(value, dict):
+        return {str(key): _redacted(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_redacted(item) for item in value]
+    return value

@@ -1,0 +1,481 @@
+"""The whole run in-process (no Ray): route, agent, tool boundary, EvidenceGuard, repair, SemanticGuard, release.
+
+Tools are the real ones on the bundled demo data; the model is scripted per role, so each test states exactly
+what the agent, the repair, the router and the guard answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from harness.errors import OperationFailed
+from harness.invocation_store import EvidenceStatus, ToolCallStatus
+from harness.run import Run, StartRun
+from harness.run_state import RunStatus
+from harness.scripted_model import Delay, ScriptedChatModel, reply
+from tests.harness.run_support import (
+    GOOD_DRAFT,
+    MYSQL,
+    PLAN,
+    QUERY,
+    SUPPORTED,
+    UNSUPPORTED,
+    config,
+    diagnosis_model,
+    draft,
+    run_once,
+    services,
+    wait_until,
+)
+
+
+def all_text(model: ScriptedChatModel, role: str) -> str:
+    """Everything a model of ``role`` was sent: message contents and tool calls."""
+    return json.dumps(
+        [[(m.content, [c.model_dump() for c in m.tool_calls]) for m in r.messages] for r in model.requests_of(role)],
+        ensure_ascii=False,
+    )
+
+
+async def test_supported_diagnosis_releases_the_report_with_references() -> None:
+    model = diagnosis_model()
+    outcome = await run_once(services(model))
+    assert outcome.status is RunStatus.SUCCESS
+    assert outcome.names[0] == "metadata" and outcome.names[-2:] == ["content", "done"]
+    assert outcome.first("metadata") == {"session_id": "s-1", "run_id": outcome.run.run_id, "model": model.label}
+    assert outcome.first("done") == {"outcome": "SUCCESS"}
+    statuses = outcome.statuses()
+    assert statuses[:3] == ["ROUTING", "ROUTED", "PLANNING"]
+    assert statuses[-2:] == ["EVIDENCE_VALIDATING", "SEMANTIC_VALIDATING"]
+    assert statuses.count("TOOL_RUNNING") == 3 and statuses.count("TOOL_FINISHED") == 3
+    plan = next(e.data for e in outcome.events if e.event == "status" and e.data["code"] == "PLANNING")
+    assert plan["steps"] == PLAN["plan"]
+    content = outcome.first("content")
+    assert content["content_type"] == "DIAGNOSIS_REPORT"
+    report = content["payload"]
+    assert list(report) == ["conclusion", "analysis", "action_plan", "recommendations", "limitations", "references"]
+    assert report["conclusion"]["text"] == GOOD_DRAFT["conclusion"]["text"]
+    assert [ref["source_type"] for ref in report["references"]] == ["LOG", "MYSQL", "KNOWLEDGE"]
+    assert "order-123" in json.dumps(report["references"][1], ensure_ascii=False)
+    assert "call_" not in json.dumps(report)
+    finished = outcome.audit.finished[-1]
+    assert (finished.status, finished.intent, finished.tool_calls) == ("SUCCESS", "DIAGNOSIS", 3)
+    assert finished.published_result["published_conclusion"] == GOOD_DRAFT["conclusion"]["text"]
+    store = outcome.services.store
+    for call in ("call_k1", "call_l1", "call_m1"):
+        record = await store.get(outcome.run.run_id, call)
+        assert record.status is ToolCallStatus.READY and record.evidence_status is EvidenceStatus.EVIDENCE_FOUND
+
+
+async def test_each_sse_event_shape_is_fixed() -> None:
+    outcome = await run_once(services(diagnosis_model()))
+    for event in outcome.events:
+        if event.event == "status":
+            assert set(event.data) <= {"code", "message", "steps", "tool", "evidence_status", "intent"}
+        if event.event == "status" and event.data["code"].startswith("TOOL"):
+            assert set(event.data) <= {"code", "message", "tool", "evidence_status"}
+
+
+async def test_the_agent_never_sees_raw_responses() -> None:
+    model = diagnosis_model()
+    outcome = await run_once(services(model))
+    record = await outcome.services.store.get(outcome.run.run_id, "call_l1", include_raw=True)
+    raw_only = [e["message"] for e in record.raw_response["events"] if "Sup3rS3cret" in e["message"]]
+    seen_by_agent = all_text(model, "agent") + all_text(model, "repair")
+    assert "match_count" in seen_by_agent
+    assert "raw_response" not in seen_by_agent
+    for message in raw_only:
+        assert message not in seen_by_agent
+    assert "Sup3rS3cret" not in seen_by_agent
+
+
+async def test_the_guard_sees_only_the_query_the_draft_and_verified_evidence() -> None:
+    model = diagnosis_model()
+    outcome = await run_once(services(model))
+    [request] = model.requests_of("guard")
+    assert request.tools == () and len(request.messages) == 2
+    text = all_text(model, "guard")
+    assert "call_k1" not in text and "call_l1" not in text and "call_m1" not in text
+    assert "tool_call_id" not in text and "raw_response" not in text
+    assert "PLANNING" not in text and PLAN["plan"][0] not in text
+    guard_input = json.loads(request.messages[1].content)
+    assert set(guard_input) == {"query", "draft", "verified_evidence"}
+    assert [item["analysis_id"] for item in guard_input["verified_evidence"]] == ["a1", "a2", "a3"]
+    assert outcome.status is RunStatus.SUCCESS
+
+
+@pytest.mark.parametrize(
+    ("bad", "label"),
+    [
+        (draft(("a1", "NORMAL", ["call_fabricated"]), conclusion=["a1"]), "fabricated tool id"),
+        (draft(("a1", "NORMAL", []), conclusion=["a1"]), "empty evidence reference"),
+        (draft(("a1", "NORMAL", ["call_l1"]), ("a1", "NORMAL", ["call_k1"]), conclusion=["a1"]), "duplicate id"),
+        (draft(("a1", "NORMAL", ["call_l1"]), conclusion=["a9"]), "missing analysis id"),
+        (draft(("a1", "NORMAL", ["call_l1"]), conclusion=[]), "conclusion without analysis"),
+        ("这不是 JSON", "not a draft"),
+    ],
+)
+async def test_one_repair_then_release(bad: dict | str, label: str) -> None:
+    model = diagnosis_model(bad)
+    model.script("repair", reply(GOOD_DRAFT))
+    outcome = await run_once(services(model))
+    assert outcome.status is RunStatus.SUCCESS, label
+    assert "EVIDENCE_REPAIRING" in outcome.statuses()
+    [repair] = model.requests_of("repair")
+    assert repair.tools == () and repair.tool_choice is None
+    assert "证据校验没有通过" in repair.messages[-1].content
+
+
+async def test_second_evidence_failure_is_the_fixed_fallback_without_sources() -> None:
+    bad = draft(("a1", "NORMAL", ["call_fabricated"]), conclusion=["a1"])
+    model = diagnosis_model(bad)
+    model.script("repair", reply(bad))
+    outcome = await run_once(services(model))
+    assert outcome.status is RunStatus.FALLBACK
+    content = outcome.first("content")
+    assert content["content_type"] == "FALLBACK"
+    assert content["payload"]["type"] == "EVIDENCE_VALIDATION_FAILED"
+    assert content["payload"]["verified_sources"] == [] and content["payload"]["conclusion"] is None
+    assert outcome.first("done") == {"outcome": "FALLBACK"}
+    assert model.requests_of("guard") == []
+    assert len(model.requests_of("repair")) == 1
+    assert "连接池耗尽有关" not in json.dumps(content, ensure_ascii=False)
+
+
+async def test_another_runs_tool_call_id_is_not_evidence() -> None:
+    first = await run_once(services(diagnosis_model()))
+    other_run = first.run.run_id
+    stolen = draft(("a1", "NORMAL", ["call_l1"]), conclusion=["a1"])
+    model = ScriptedChatModel()
+    model.script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), reply(stolen))
+    model.script("repair", reply(stolen))
+    shared = services(model, store=first.services.store)
+    outcome = await run_once(shared)
+    assert outcome.status is RunStatus.FALLBACK
+    assert outcome.first("content")["payload"]["type"] == "EVIDENCE_VALIDATION_FAILED"
+    assert (await first.services.store.get(other_run, "call_l1")).status is ToolCallStatus.READY
+
+
+async def test_a_failed_call_cannot_be_cited() -> None:
+    bad_sql = ("call_m1", "query_mysql", {"data_source": "order_readonly", "sql": "SELECT amount FROM biz_order"})
+    cited = draft(("a1", "NORMAL", ["call_m1"]), conclusion=["a1"])
+    model = ScriptedChatModel()
+    model.script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), reply(None, bad_sql), reply(cited))
+    model.script("repair", reply(cited))
+    outcome = await run_once(services(model))
+    assert outcome.first("content")["payload"]["type"] == "EVIDENCE_VALIDATION_FAILED"
+    record = await outcome.services.store.get(outcome.run.run_id, "call_m1")
+    assert (record.status, record.error_code) == (ToolCallStatus.ERROR, "SQL_COLUMN_NOT_ALLOWED")
+
+
+NO_LOGS = (
+    "call_l2",
+    "query_logs",
+    {"topic": "APPLICATION", "query": "inventory-service 库存扣减失败", "lookback_minutes": 30},
+)
+
+
+async def test_no_evidence_supports_only_a_negative_observation() -> None:
+    negative = draft(("a1", "NEGATIVE_OBSERVATION", ["call_l2"]), scope="inventory-service 最近 30 分钟（模拟日志）")
+    model = ScriptedChatModel()
+    model.script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), reply(None, NO_LOGS), reply(negative))
+    model.script("guard", SUPPORTED)
+    outcome = await run_once(services(model))
+    assert outcome.status is RunStatus.SUCCESS
+    report = outcome.first("content")["payload"]
+    assert report["conclusion"] is None and report["analysis"][0]["kind"] == "NEGATIVE_OBSERVATION"
+    assert report["references"][0]["evidence"] == [{"match_count": 0}]
+
+
+async def test_no_evidence_cited_by_a_normal_analysis_is_rejected() -> None:
+    normal = draft(("a1", "NORMAL", ["call_l2"]), conclusion=["a1"])
+    model = ScriptedChatModel()
+    model.script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), reply(None, NO_LOGS), reply(normal))
+    model.script("repair", reply(normal))
+    outcome = await run_once(services(model))
+    assert outcome.first("content")["payload"]["type"] == "EVIDENCE_VALIDATION_FAILED"
+    assert "NORMAL_CITES_NO_EVIDENCE" in model.requests_of("repair")[0].messages[-1].content
+
+
+async def test_unsupported_report_is_the_fallback_with_verified_sources_only() -> None:
+    model = diagnosis_model(GOOD_DRAFT, UNSUPPORTED)
+    outcome = await run_once(services(model))
+    assert outcome.status is RunStatus.FALLBACK
+    payload = outcome.first("content")["payload"]
+    assert payload["type"] == "SEMANTIC_UNSUPPORTED"
+    assert {source["source_type"] for source in payload["verified_sources"]} == {"LOG", "MYSQL", "KNOWLEDGE"}
+    text = json.dumps(payload, ensure_ascii=False)
+    assert "连接池耗尽有关" not in text and "内部审计原因" not in text and "检查长事务" not in text
+    assert len(model.requests_of("guard")) == 1
+    assert outcome.audit.finished[-1].guard_reason == "结论超出证据范围（内部审计原因）"
+
+
+async def test_guard_timeout_then_success_retries_once_on_another_replica() -> None:
+    model = diagnosis_model()
+    first, second = ScriptedChatModel(), ScriptedChatModel()
+    first.script("guard", Delay(5, SUPPORTED))
+    second.script("guard", SUPPORTED)
+    settings = config(**{"semantic-guard": {"attempt-timeout": "300ms", "total-timeout": "2s"}})
+    outcome = await run_once(services(model, settings, guard_models=[first, second]))
+    assert outcome.status is RunStatus.SUCCESS
+    assert (len(first.requests), len(second.requests), first.cancelled) == (1, 1, 1)
+    assert first.requests[0].messages == second.requests[0].messages
+    assert len(model.requests_of("agent")) == 4
+    attempts = [a.outcome for a in outcome.run.ctx.attempts.entries("semantic_guard")]
+    assert attempts == ["TIMEOUT", "OK"]
+
+
+async def test_guard_timeout_twice_is_semantic_unavailable_without_rerunning_anything() -> None:
+    model = diagnosis_model(GOOD_DRAFT, Delay(5, SUPPORTED), Delay(5, SUPPORTED))
+    settings = config(**{"semantic-guard": {"attempt-timeout": "200ms", "total-timeout": "2s"}})
+    outcome = await run_once(services(model, settings))
+    assert outcome.status is RunStatus.FALLBACK
+    payload = outcome.first("content")["payload"]
+    assert payload["type"] == "SEMANTIC_UNAVAILABLE" and payload["verified_sources"]
+    assert len(model.requests_of("guard")) == 2
+    assert len(model.requests_of("agent")) == 4
+    assert outcome.run.ctx.budget.usage().tool_calls == 3
+
+
+@pytest.mark.parametrize("bad", ["not json", '{"verdict": "MAYBE", "reason": "x"}', '{"verdict": "SUPPORTED"}'])
+async def test_invalid_guard_output_twice_is_semantic_unavailable(bad: str) -> None:
+    model = diagnosis_model(GOOD_DRAFT, reply(bad), reply(bad))
+    outcome = await run_once(services(model))
+    assert outcome.first("content")["payload"]["type"] == "SEMANTIC_UNAVAILABLE"
+    assert len(model.requests_of("guard")) == 2
+
+
+async def test_router_retries_once_then_routes() -> None:
+    model = diagnosis_model()
+    model._steps["router"].clear()
+    model.script("router", reply({"intent": "MAYBE"}), reply({"intent": "DIAGNOSIS"}))
+    outcome = await run_once(services(model))
+    assert outcome.status is RunStatus.SUCCESS and len(model.requests_of("router")) == 2
+
+
+@pytest.mark.parametrize(
+    "failures",
+    [
+        (reply({"intent": "DATABASE_QUERY"}), reply("not json")),
+        (OperationFailed("TRANSPORT", "500"), OperationFailed("TIMEOUT", "slow")),
+    ],
+)
+async def test_router_failing_twice_never_defaults_to_diagnosis(failures: tuple) -> None:
+    model = ScriptedChatModel().script("router", *failures)
+    outcome = await run_once(services(model))
+    assert outcome.status is RunStatus.FAILED
+    assert outcome.names == ["metadata", "status", "failure", "done"]
+    assert outcome.first("failure") == {"code": "ROUTING_UNAVAILABLE", "message": "当前暂时无法处理该请求，请稍后重试"}
+    assert outcome.first("done") == {"outcome": "FAILED"}
+    assert model.requests_of("agent") == [] and len(model.requests_of("router")) == 2
+
+
+def router_input(model: ScriptedChatModel) -> dict:
+    return json.loads(model.requests_of("router")[-1].messages[1].content)
+
+
+async def test_router_input_is_exactly_query_last_intent_last_query() -> None:
+    shared = services(diagnosis_model())
+    await run_once(shared)
+    follow_up = ScriptedChatModel().script("router", reply({"intent": "SYSTEM_CHAT"}))
+    follow_up.script("system_chat", reply("你好"))
+    shared.model = follow_up
+    await run_once(shared, "那退款服务呢？")
+    assert router_input(follow_up) == {"query": "那退款服务呢？", "last_intent": "DIAGNOSIS", "last_user_query": QUERY}
+
+
+async def test_model_failure_in_the_agent_is_not_retried() -> None:
+    model = ScriptedChatModel()
+    model.script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), OperationFailed("TRANSPORT", "HTTP 500"))
+    outcome = await run_once(services(model))
+    assert outcome.status is RunStatus.FAILED
+    assert outcome.first("failure")["code"] == "MODEL_UNAVAILABLE"
+    assert len(model.requests_of("agent")) == 2
+
+
+def looping_agent(model: ScriptedChatModel, call: tuple) -> None:
+    counter = iter(range(1000))
+
+    def next_call(request: object) -> object:
+        name, arguments = call
+        return reply(None, (f"call_loop_{next(counter)}", name, arguments))
+
+    model.script("agent", reply(PLAN))
+    model.default("agent", next_call)
+
+
+@pytest.mark.parametrize(
+    ("limits", "tool", "reason"),
+    [
+        ({"max-model-calls": 3, "max-tool-calls": 50}, "lookup_knowledge", "MODEL_CALLS"),
+        ({"max-model-calls": 50, "max-tool-calls": 2}, "lookup_knowledge", "TOOL_CALLS"),
+        (
+            {"max-model-calls": 50, "max-tool-calls-per-tool": {"query_mysql": 1}},
+            "query_mysql",
+            "TOOL_CALLS:query_mysql",
+        ),
+        ({"max-model-calls": 50, "max-tool-calls": 50, "max-total-tokens": 60}, "lookup_knowledge", "TOKENS"),
+    ],
+)
+async def test_each_budget_ends_in_the_fallback_with_its_reason(limits: dict, tool: str, reason: str) -> None:
+    arguments = {"query": "支付超时"} if tool == "lookup_knowledge" else MYSQL[2]
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    looping_agent(model, (tool, arguments))
+    outcome = await run_once(services(model, config(agent=limits)))
+    assert outcome.status is RunStatus.FALLBACK
+    payload = outcome.first("content")["payload"]
+    assert (payload["type"], payload["verified_sources"]) == ("EVIDENCE_VALIDATION_FAILED", [])
+    assert outcome.audit.finished[-1].fallback_reason == f"BUDGET_{reason}"
+    assert outcome.run.ctx.budget.usage().exhausted_reason == reason
+
+
+async def test_the_deadline_ends_a_slow_agent_in_the_fallback() -> None:
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), Delay(10, reply(GOOD_DRAFT)))
+    settings = config(
+        run={"deadline": "2s"},
+        agent={"max-duration": "1s"},
+        **{"semantic-guard": {"attempt-timeout": "1s", "total-timeout": "1s"}},
+    )
+    outcome = await run_once(services(model, settings))
+    assert outcome.status is RunStatus.FALLBACK
+    assert outcome.audit.finished[-1].fallback_reason == "BUDGET_DEADLINE"
+    assert model.cancelled == 1
+
+
+async def test_cancel_mid_model_call_aborts_it_and_records_cancelled_once() -> None:
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), Delay(30, reply(GOOD_DRAFT)))
+    shared = services(model)
+    run = Run(shared, StartRun(session_id="s-1", query=QUERY))
+    execution = asyncio.create_task(run.execute())
+    await wait_until(lambda: len(model.requests_of("agent")) == 2)
+    run.cancel("CLIENT_DISCONNECTED")
+    assert await asyncio.wait_for(execution, 5) is RunStatus.CANCELLED
+    assert model.cancelled == 1
+    names = []
+    while not run.events.empty():
+        names.append(run.events.get_nowait().event)
+    assert "done" not in names and "content" not in names
+    assert [record.status for record in shared.audit.finished] == ["CANCELLED"]
+
+
+async def test_cancel_mid_tool_call_interrupts_the_query() -> None:
+    slow = (
+        "call_slow",
+        "query_mysql",
+        {
+            "data_source": "order_readonly",
+            "sql": "SELECT COUNT(*) FROM biz_order a JOIN biz_order b ON b.order_id <> a.order_id "
+            "JOIN biz_order c ON c.order_id <> b.order_id JOIN biz_order d ON d.order_id <> c.order_id "
+            "JOIN biz_order e ON e.order_id <> d.order_id JOIN biz_order f ON f.order_id <> e.order_id",
+            "params": [],
+        },
+    )
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), reply(None, slow))
+    shared = services(model, config(mysql={"query-timeout": "60s"}))
+    run = Run(shared, StartRun(session_id="s-1", query=QUERY))
+    execution = asyncio.create_task(run.execute())
+    await wait_until(lambda: any(e == "TOOL_RUNNING" for e in [ev.data.get("code") for ev in list(run.events._queue)]))
+    await asyncio.sleep(0.2)
+    run.cancel("CLIENT_DISCONNECTED")
+    assert await asyncio.wait_for(execution, 5) is RunStatus.CANCELLED
+    record = await shared.store.get(run.run_id, "call_slow")
+    assert (record.status, record.error_code) == (ToolCallStatus.ERROR, "TOOL_CANCELLED")
+
+
+@pytest.mark.parametrize(
+    ("call", "code"),
+    [
+        (("bad id!", "lookup_knowledge", {"query": "x"}), "INVALID_TOOL_CALL_ID"),
+        (("call_x", "delete_everything", {}), "TOOL_NOT_ALLOWED"),
+        (("call_x", "query_logs", {"topic": "NOPE", "query": "x"}), "INVALID_ARGUMENTS"),
+        (("call_x", "query_logs", {"topic": "APPLICATION", "query": "x", "region": "ap-east"}), "INVALID_ARGUMENTS"),
+    ],
+)
+async def test_the_tool_boundary_refuses_bad_calls(call: tuple, code: str) -> None:
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), reply(None, call), reply(draft(("a1", "NORMAL", ["call_x"]))))
+    model.script("repair", reply(draft(("a1", "NORMAL", ["call_x"]))))
+    outcome = await run_once(services(model))
+    tool_message = model.requests_of("agent")[2].messages[-1]
+    assert tool_message.role == "tool"
+    result = json.loads(tool_message.content)
+    assert result["evidence_status"] == "ERROR" and result["error"]["code"] == code
+    assert "Traceback" not in result["error"]["message"]
+    assert outcome.status is RunStatus.FALLBACK
+
+
+async def test_a_duplicate_tool_call_id_never_overwrites_the_first_record() -> None:
+    first = ("call_dup", "lookup_knowledge", {"query": "支付超时"})
+    second = ("call_dup", "query_logs", {"topic": "APPLICATION", "query": "order-service HikariPool"})
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script(
+        "agent",
+        reply(PLAN),
+        reply(None, first),
+        reply(None, second),
+        reply(draft(("a1", "NORMAL", ["call_dup"]), conclusion=["a1"])),
+    )
+    model.script("guard", SUPPORTED)
+    outcome = await run_once(services(model))
+    duplicate = json.loads(model.requests_of("agent")[3].messages[-1].content)
+    assert duplicate["error"]["code"] == "DUPLICATE_TOOL_CALL_ID"
+    record = await outcome.services.store.get(outcome.run.run_id, "call_dup")
+    assert record.tool_name == "lookup_knowledge" and record.status is ToolCallStatus.READY
+
+
+async def test_system_chat_answers_from_the_capability_statement_without_tools() -> None:
+    model = ScriptedChatModel().script("router", reply({"intent": "SYSTEM_CHAT"}))
+    model.script("system_chat", reply("你好，我可以帮你排查线上故障。"))
+    outcome = await run_once(services(model), "你好，你能做什么？")
+    assert outcome.first("content") == {
+        "content_type": "SYSTEM_ANSWER",
+        "payload": {"answer": "你好，我可以帮你排查线上故障。"},
+    }
+    [request] = model.requests_of("system_chat")
+    assert request.tools == () and "排查线上故障" in request.messages[0].content
+    assert outcome.audit.finished[-1].tool_calls == 0
+
+
+async def test_knowledge_query_makes_one_lookup_and_checks_references() -> None:
+    model = ScriptedChatModel().script("router", reply({"intent": "KNOWLEDGE_QUERY"}))
+
+    def answer(request: object) -> object:
+        evidence = json.loads(request.messages[1].content)["evidence"]
+        return reply(
+            {
+                "answer": "ERR_TIMEOUT 表示请求超时。",
+                "references": [evidence[0]["document_id"], "invented-doc"],
+                "limitations": [],
+            }
+        )
+
+    model.default("knowledge", answer)
+    outcome = await run_once(services(model), "ERR_TIMEOUT 是什么意思？")
+    assert outcome.status is RunStatus.SUCCESS
+    payload = outcome.first("content")["payload"]
+    assert outcome.first("content")["content_type"] == "KNOWLEDGE_ANSWER"
+    assert [ref["document_id"] for ref in payload["references"]] != ["invented-doc"]
+    assert "invented-doc" not in json.dumps(payload) and len(payload["references"]) == 1
+    assert payload["references"][0]["excerpt"]
+    assert "已移除" in payload["limitations"][-1]
+    assert outcome.run.ctx.budget.usage().tool_calls == 0
+    assert [t.tool_name for t in outcome.audit.tools] == ["lookup_knowledge"]
+
+
+async def test_knowledge_answer_with_only_invented_references_is_not_released() -> None:
+    model = ScriptedChatModel().script("router", reply({"intent": "KNOWLEDGE_QUERY"}))
+    model.script("knowledge", reply({"answer": "编造的答案", "references": ["nope"], "limitations": []}))
+    outcome = await run_once(services(model), "ERR_TIMEOUT 是什么意思？")
+    assert outcome.status is RunStatus.FALLBACK
+    assert "编造的答案" not in json.dumps(outcome.first("content"), ensure_ascii=False)
