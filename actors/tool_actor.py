@@ -18,7 +18,7 @@ from typing import Any
 import ray
 from ray.actor import ActorHandle
 
-from actors.names import CONTROL_SLOTS, NAMESPACE, tool_actor_name
+from actors.names import CONTROL_SLOTS, tool_actor_name
 from config.schema import ToolRuntime
 from tools.contract import SAFE_MESSAGES, TOOL_BUSY, EvidenceTool, failure_raw
 
@@ -93,13 +93,15 @@ class ToolActor:
         return self._slots
 
 
-def tool_actor(tool_name: str, factory: Callable[[], EvidenceTool], runtime: ToolRuntime) -> ActorHandle:
+def tool_actor(
+    tool_name: str, factory: Callable[[], EvidenceTool], runtime: ToolRuntime, namespace: str
+) -> ActorHandle:
     """The cluster's actor for ``tool_name``, created on first use (``get_if_exists``)."""
     return (
         ray.remote(ToolActor)
         .options(
             name=tool_actor_name(tool_name),
-            namespace=NAMESPACE,
+            namespace=namespace,
             get_if_exists=True,
             max_concurrency=runtime.concurrency + runtime.max_pending + CONTROL_SLOTS,
             num_cpus=0,

@@ -8,10 +8,11 @@ import uuid
 
 import ray
 
-from actors.names import NAMESPACE
 from actors.tool_actor import tool_actor
 from config.schema import ToolRuntime
 from tools.fakes import slow_echo_tool
+
+NAMESPACE = "test-tools"
 
 
 def unique(name: str) -> str:
@@ -22,7 +23,7 @@ def test_five_times_the_limit_never_exceeds_it(ray_session: None) -> None:
     limit, pending = 2, 3
     name = unique("slow_echo")
     actor = tool_actor(
-        name, functools.partial(slow_echo_tool, 0.6), ToolRuntime(concurrency=limit, max_pending=pending)
+        name, functools.partial(slow_echo_tool, 0.6), ToolRuntime(concurrency=limit, max_pending=pending), NAMESPACE
     )
     ray.get(actor.stats.remote())
     started = time.monotonic()
@@ -44,7 +45,10 @@ def test_five_times_the_limit_never_exceeds_it(ray_session: None) -> None:
 
 def test_busy_is_answered_at_once(ray_session: None) -> None:
     actor = tool_actor(
-        unique("slow_echo"), functools.partial(slow_echo_tool, 2.0), ToolRuntime(concurrency=1, max_pending=0)
+        unique("slow_echo"),
+        functools.partial(slow_echo_tool, 2.0),
+        ToolRuntime(concurrency=1, max_pending=0),
+        NAMESPACE,
     )
     first = actor.execute.remote("run:a", {"text": "a"})
     time.sleep(0.3)
@@ -58,15 +62,18 @@ def test_busy_is_answered_at_once(ray_session: None) -> None:
 def test_the_actor_is_named_and_shared(ray_session: None) -> None:
     name = unique("slow_echo")
     runtime = ToolRuntime(concurrency=1, max_pending=1)
-    first = tool_actor(name, functools.partial(slow_echo_tool, 0.01), runtime)
-    second = tool_actor(name, functools.partial(slow_echo_tool, 0.01), runtime)
+    first = tool_actor(name, functools.partial(slow_echo_tool, 0.01), runtime, NAMESPACE)
+    second = tool_actor(name, functools.partial(slow_echo_tool, 0.01), runtime, NAMESPACE)
     assert first._actor_id == second._actor_id
     assert ray.get_actor(f"tool:{name}", namespace=NAMESPACE)._actor_id == first._actor_id
 
 
 def test_cancelling_a_call_cancels_the_tool_and_frees_the_slot(ray_session: None) -> None:
     actor = tool_actor(
-        unique("slow_echo"), functools.partial(slow_echo_tool, 30.0), ToolRuntime(concurrency=1, max_pending=1)
+        unique("slow_echo"),
+        functools.partial(slow_echo_tool, 30.0),
+        ToolRuntime(concurrency=1, max_pending=1),
+        NAMESPACE,
     )
     slow = actor.execute.remote("run:slow", {"text": "slow"})
     time.sleep(0.3)

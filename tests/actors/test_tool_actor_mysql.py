@@ -21,12 +21,16 @@ SLOW_SQL = (
 )
 
 
+NAMESPACE = "test-tools"
+
+
 def test_cancelling_the_ray_task_kills_the_running_query(ray_session: None, order_db: OrderDb) -> None:
     config = order_db.config(database="slow_db", timeout="60s")
     actor = tool_actor(
         f"query_mysql_{uuid.uuid4().hex[:6]}",
         functools.partial(build_tool, "query_mysql", config),
         ToolRuntime(concurrency=1, max_pending=1),
+        NAMESPACE,
     )
     call = actor.execute.remote("run-1:call_slow", {"data_source": "order_readonly", "sql": SLOW_SQL, "params": []})
     deadline = time.monotonic() + 20

@@ -1,0 +1,138 @@
+"""RunSupervisor actor: owns its runs (``harness.run.Run``) and streams their events.
+
+It is the only actor that talks to the model endpoint, the invocation store, the tool actors and the guard
+pool for a run; the agent reaches the model and the tools through ``model_call`` / ``tool_call`` here. A
+client that stops reading (``ray.cancel`` on the stream) cancels the run: the agent's task, its in-flight
+model request, its tool calls (a running MySQL query is killed) and the guard request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+
+import ray
+from ray.actor import ActorHandle
+
+from actors.names import pick
+from actors.tool_actor import tool_actor
+from config.schema import AppConfig
+from harness.agent import AgentGateway, AgentTask
+from harness.audit import AuditSink, MemoryAudit
+from harness.clock import SystemClock
+from harness.invocation_store import InvocationStore
+from harness.model import ModelReply, ModelRequest, ToolCall
+from harness.model_factory import build_model
+from harness.ports import GuardAttempt, Remote
+from harness.redis_client import connect_redis
+from harness.run import Run, RunServices, StartRun
+from harness.semantic_guard import GuardRequest
+from tools.registry import available_tools, build_tool
+
+STOP_GRACE_S = 10.0
+"""After a cancel, how long the supervisor waits for the run to record CANCELLED before giving up."""
+
+
+def _remote(ref: Any) -> Remote[Any]:
+    return Remote(result=ref, cancel=functools.partial(ray.cancel, ref))
+
+
+class RayToolPort:
+    def __init__(self, config: AppConfig) -> None:
+        self._actors = {
+            name: tool_actor(
+                name, functools.partial(build_tool, name, config), getattr(config.tools, name), config.ray.namespace
+            )
+            for name in available_tools(config)
+        }
+
+    def start(self, tool_name: str, call_id: str, arguments: dict[str, Any]) -> Remote[dict[str, Any]]:
+        return _remote(self._actors[tool_name].execute.remote(call_id, arguments))
+
+
+class RayAgentPort:
+    def __init__(self, agents: Sequence[ActorHandle], supervisor: ActorHandle) -> None:
+        self._agents = list(agents)
+        self._supervisor = supervisor
+
+    def _agent(self, run_id: str) -> ActorHandle:
+        return self._agents[pick(run_id, len(self._agents))]
+
+    def investigate(self, task: AgentTask, gateway: AgentGateway) -> Remote[str | None]:
+        return _remote(self._agent(task.run_id).investigate.remote(task, self._supervisor))
+
+    def repair(self, run_id: str, failures: Sequence[str], gateway: AgentGateway) -> Remote[str | None]:
+        return _remote(self._agent(run_id).repair.remote(run_id, list(failures), self._supervisor))
+
+    def forget(self, run_id: str) -> None:
+        self._agent(run_id).forget.remote(run_id)
+
+
+class RayGuardPort:
+    def __init__(self, guards: Sequence[ActorHandle]) -> None:
+        self._guards = list(guards)
+
+    def evaluate(self, request: GuardRequest, attempt: int, timeout_s: float) -> Remote[GuardAttempt]:
+        replica = self._guards[pick(request.query, len(self._guards), attempt - 1)]
+        return _remote(replica.evaluate.remote(request, timeout_s))
+
+
+class RunSupervisor:
+    def __init__(
+        self,
+        name: str,
+        config: AppConfig,
+        agents: Sequence[ActorHandle],
+        guards: Sequence[ActorHandle],
+        audit: AuditSink | None = None,
+    ) -> None:
+        self._name = name
+        self._config = config
+        self._redis = connect_redis(config.redis)
+        me = ray.get_runtime_context().current_actor
+        self._services = RunServices(
+            config=config,
+            store=InvocationStore(self._redis, config.harness.evidence),
+            model=build_model(config.model),
+            tools=RayToolPort(config),
+            agent=RayAgentPort(agents, me),
+            guard=RayGuardPort(guards),
+            audit=audit or MemoryAudit(),
+            clock=SystemClock(),
+        )
+        self._runs: dict[str, Run] = {}
+
+    async def run(self, start: StartRun) -> AsyncIterator[dict[str, Any]]:
+        """The run's events, streamed (a Ray streaming generator); cancelling the stream cancels the run."""
+        run = Run(self._services, start)
+        self._runs[run.run_id] = run
+        execution = asyncio.ensure_future(run.execute())
+        try:
+            while True:
+                event = await run.events.get()
+                yield event.model_dump()
+                if event.event == "done":
+                    break
+            await execution
+        except asyncio.CancelledError:
+            run.cancel("CLIENT_DISCONNECTED")
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(execution), STOP_GRACE_S)
+            raise
+        finally:
+            self._runs.pop(run.run_id, None)
+
+    async def model_call(self, run_id: str, request: ModelRequest) -> ModelReply:
+        return await self._runs[run_id].model(request)
+
+    async def tool_call(self, run_id: str, call: ToolCall) -> dict[str, Any]:
+        return await self._runs[run_id].tool(call)
+
+    async def report_plan(self, run_id: str, steps: list[str]) -> None:
+        await self._runs[run_id].plan(steps)
+
+    async def active_runs(self) -> int:
+        return len(self._runs)
