@@ -85,3 +85,17 @@ async def test_a_dead_guard_replica_is_retried_on_another(ray_session: None, red
     events = await asyncio.wait_for(run, 30)
     assert events[-1].data == {"outcome": "SUCCESS"}
     assert fake.attempts("guard") == 2
+
+
+async def test_offline_model_diagnosis_on_ray_cites_all_three_tools(ray_session: None, redis_url: str) -> None:
+    client = HarnessClient(ray_config(redis_url=redis_url))
+    events = await collect(client, QUERY)
+    assert events[0].data["model"] == "offline deterministic model (not an LLM)"
+    assert events[-1].data == {"outcome": "SUCCESS"}
+    content = payload(events)
+    assert content["content_type"] == "DIAGNOSIS_REPORT"
+    report = content["payload"]
+    assert report["conclusion"] is not None
+    assert {ref["source_type"] for ref in report["references"]} == {"LOG", "MYSQL", "KNOWLEDGE"}
+    codes = [event.data["code"] for event in events if event.event == "status"]
+    assert "PLANNING" in codes and "SEMANTIC_VALIDATING" in codes

@@ -1,0 +1,159 @@
+"""One analysis per tool result, written only from the concrete values of that result.
+
+EVIDENCE_FOUND -> kind NORMAL, NO_EVIDENCE -> kind NEGATIVE_OBSERVATION limited to the query's own scope,
+ERROR -> nothing (it is never cited; the writer lists it under missing_info).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from harness.offline.conversation import KNOWLEDGE, LOGS, Observation
+from harness.offline.investigator import DICTIONARY_QUERY
+from harness.offline.query_facts import QueryFacts
+from harness.offline.reading import Explanation, best_sentence, innermost, key_pattern, other_pattern
+from harness.offline.text import clip_prefix, short_time
+
+QUOTE_CHARS = 150
+EXAMPLE_CHARS = 110
+MIN_RELEVANCE = 2
+"""A background sentence must share more than a bare symptom word (超时) with the question."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    analysis_id: str
+    kind: str
+    text: str
+    observation: Observation
+
+    def item(self) -> dict[str, Any]:
+        return {
+            "analysis_id": self.analysis_id,
+            "kind": self.kind,
+            "text": self.text,
+            "tool_call_ids": [self.observation.call_id],
+        }
+
+
+def findings(facts: QueryFacts, observations: list[Observation], link: Explanation | None) -> list[Finding]:
+    result: list[Finding] = []
+    for observation in observations:
+        if observation.found:
+            text = _found_text(facts, observation, link)
+            kind = "NORMAL"
+        elif observation.empty:
+            text, kind = _empty_text(observation), "NEGATIVE_OBSERVATION"
+        else:
+            continue
+        if text:
+            result.append(Finding(f"a{len(result) + 1}", kind, text, observation))
+    return result
+
+
+def source_label(result: dict[str, Any]) -> str:
+    kind = str(result.get("source_kind") or "")
+    return "模拟日志，MOCK" if kind == "MOCK" else (kind or "日志")
+
+
+def _found_text(facts: QueryFacts, observation: Observation, link: Explanation | None) -> str | None:
+    result = observation.result or {}
+    if observation.name == KNOWLEDGE:
+        return _knowledge_text(facts, observation, link)
+    if observation.name == LOGS:
+        return _log_text(observation, result)
+    return _mysql_text(result)
+
+
+def _knowledge_text(facts: QueryFacts, observation: Observation, link: Explanation | None) -> str | None:
+    if link is not None and link.observation.call_id == observation.call_id:
+        item, sentence = link.item, link.sentence
+    else:
+        focus = [(code, 3) for code in facts.error_codes] + [(facts.phrase, 3)] + [(i, 3) for i in facts.order_ids]
+        focus += [(service, 2) for service in facts.services] + [(s.label[:2], 1) for s in facts.symptoms]
+        if observation.args.get("query") == DICTIONARY_QUERY:
+            focus += [("payment_record", 2), ("biz_order", 2), ("status", 1), ("payment_status", 1)]
+        chosen = best_sentence(observation, focus)
+        if chosen is None or chosen[2] < MIN_RELEVANCE:
+            return None
+        item, sentence, _ = chosen
+    section = item["breadcrumb"].split(" > ")[-1] if " > " in item["breadcrumb"] else ""
+    where = f"《{item['title']}》" + (f"「{section}」一节" if section else "")
+    return f"知识库{where}指出：「{_quote(sentence, QUOTE_CHARS)}」"
+
+
+def _log_text(observation: Observation, result: dict[str, Any]) -> str:
+    scope = result.get("scope") or {}
+    query, matched = scope.get("query", ""), result.get("match_count", 0)
+    where = f"（{source_label(result)}，{scope.get('topic', '')} 日志以 '{query}' 查询共匹配 {matched} 条）"
+    key = key_pattern(observation)
+    if key is None:
+        levels = "、".join(dict.fromkeys(str(p.get("level")) for p in result.get("patterns") or []))
+        return f"{scope.get('topic', '')} 日志以 '{query}' 查询共匹配 {matched} 条，级别为 {levels or '未知'}"
+    text = _pattern_text(key) + where
+    other = other_pattern(observation, key)
+    if other is not None:
+        text += f"；同一查询中还有 {_pattern_text(other)}"
+    return text
+
+
+def _pattern_text(pattern: dict[str, Any]) -> str:
+    return (
+        f"{pattern.get('service')} 在 {short_time(str(pattern.get('first_seen')))} 至 "
+        f"{short_time(str(pattern.get('last_seen')))}（UTC）出现 {pattern.get('count')} 次 {pattern.get('level')} 日志"
+        f"「{_quote(innermost(str(pattern.get('example') or '')), EXAMPLE_CHARS)}」"
+    )
+
+
+def _quote(text: str, limit: int) -> str:
+    """An exact prefix of ``text``; a cut is marked with a trailing ellipsis."""
+    short = clip_prefix(text, limit)
+    return short if short == text else short + "…"
+
+
+def _mysql_text(result: dict[str, Any]) -> str | None:
+    rows = [row for row in result.get("rows") or [] if isinstance(row, dict)]
+    columns = [str(column) for column in result.get("columns") or []]
+    source = (result.get("scope") or {}).get("data_source", "")
+    if not rows:
+        return None
+    lead = f"订单库 {source} 只读查询返回 {len(rows)} 行" if len(rows) > 9 else f"订单库 {source} 只读查询结果"
+    if "order_id" in columns:
+        parts = [_order_row(row) for row in rows[:3]]
+        return f"{lead}：" + "；".join(parts)
+    if len(columns) == 2 and columns[1] in ("n", "count", "cnt"):
+        parts = [f"{row.get(columns[0])} {row.get(columns[1])} 条" for row in rows[:8]]
+        return f"{lead}：按 {columns[0]} 统计为 " + "、".join(parts)
+    parts = ["，".join(f"{column}={row.get(column)}" for column in columns) for row in rows[:3]]
+    return f"{lead}：" + "；".join(parts)
+
+
+def _order_row(row: dict[str, Any]) -> str:
+    text = f"订单 {row.get('order_id')}"
+    if row.get("payment_status") is not None:
+        text += f" 的 payment_status 为 {row['payment_status']}"
+    if row.get("status") is not None:
+        text += f"，支付单 status 为 {row['status']}"
+    elif "status" in row:
+        text += "，没有关联的支付单记录"
+    if row.get("channel") is not None:
+        text += f"，渠道 {row['channel']}"
+    if row.get("updated_at") is not None:
+        text += f"（订单 updated_at {row['updated_at']}）"
+    return text
+
+
+def _empty_text(observation: Observation) -> str:
+    result = observation.result or {}
+    if observation.name == KNOWLEDGE:
+        return f"知识库中以 '{result.get('query') or observation.args.get('query')}' 检索，没有返回匹配的文档"
+    scope = result.get("scope") or {}
+    if observation.name == LOGS:
+        return (
+            f"在 {scope.get('topic')} 日志（{source_label(result)}）中以 '{scope.get('query')}' 查询 "
+            f"{short_time(str(scope.get('start_time')))} 至 {short_time(str(scope.get('end_time')))}（UTC）的记录，"
+            "没有匹配记录（match_count 为 0）"
+        )
+    params = "、".join(str(value) for value in scope.get("params") or [])
+    return f"在订单库 {scope.get('data_source')} 中执行只读查询（参数 {params or '无'}），没有返回记录"
