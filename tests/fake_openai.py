@@ -276,6 +276,9 @@ class FakeOpenAI:
         if self._thread is not None:
             raise RuntimeError("FakeOpenAI is already running")
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # Accepted sockets inherit this. Without it (asyncio sets it only on sockets it creates itself) every
+        # keep-alive answer waited ~40 ms for the client's delayed ACK.
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind(("127.0.0.1", 0))
         self._port = sock.getsockname()[1]
         config = uvicorn.Config(

@@ -81,11 +81,19 @@ _RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
 )
 
 
+_ANY_TRIGGER = re.compile(
+    r"(?i)://|authorization|bearer|eyJ|AKIA|ASIA|AIDA|AROA|AGPA|ANPA|" + _SECRET_KEY.removeprefix("(?:")[:-1]
+)
+"""One scan for the words every rule needs; text without any of them (most log lines) skips the rules."""
+
+
 def redact(text: str) -> tuple[str, bool]:
     """``text`` with every secret value replaced by ``[REDACTED]``, and whether anything was replaced.
 
     Idempotent: redacting a redacted text changes nothing and reports ``False``.
     """
+    if not _ANY_TRIGGER.search(text):
+        return text, False
     changed = False
     for pattern, replacement in _RULES:
         text, count = pattern.subn(replacement, text)

@@ -35,7 +35,8 @@ _PLACEHOLDERS: tuple[tuple[re.Pattern[str], str], ...] = (
         "<DUR>",
     ),
 )
-_TOKEN = re.compile(r"[A-Za-z0-9_-]+")
+_TOKEN = re.compile(r"[A-Za-z0-9_-]*\d[A-Za-z0-9_-]*")
+"""A token holding a digit (tokens without one never change, so they never reach Python code)."""
 _DIGITS = re.compile(r"\d+")
 _SPACES = re.compile(r"\s+")
 
@@ -47,8 +48,6 @@ _LEVEL = re.compile(r"^[A-Z]{1,12}$")
 
 def _token(match: re.Match[str]) -> str:
     token = match.group()
-    if not any(char.isdigit() for char in token):
-        return token
     if any(char.isalpha() for char in token):
         return "<ID>"
     return _DIGITS.sub("<NUM>", token)
