@@ -23,10 +23,10 @@ from harness.events import EventSequence, RunEvent
 from harness.run import StartRun
 
 
-def _named(cls: type, namespace: str, name: str, *args: Any) -> ActorHandle:
+def _named(cls: type, namespace: str, name: str, *args: Any, concurrency: int = 1000) -> ActorHandle:
     return (
         ray.remote(cls)
-        .options(name=name, namespace=namespace, get_if_exists=True, num_cpus=0, max_concurrency=1000)
+        .options(name=name, namespace=namespace, get_if_exists=True, num_cpus=0, max_concurrency=concurrency)
         .remote(*args)
     )
 
@@ -36,7 +36,14 @@ def ensure_runtime(config: AppConfig) -> list[ActorHandle]:
     namespace = config.ray.namespace
     agents = [_named(DiagnosisAgentActor, namespace, agent_name(index)) for index in range(config.ray.agent_pool)]
     guards = [
-        _named(SemanticGuardActor, namespace, guard_name(index), guard_name(index), config.model)
+        _named(
+            SemanticGuardActor,
+            namespace,
+            guard_name(index),
+            guard_name(index),
+            config.model,
+            concurrency=config.harness.semantic_guard.replica_concurrency,
+        )
         for index in range(config.ray.guard_pool)
     ]
     return [

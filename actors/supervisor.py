@@ -20,6 +20,7 @@ from ray.actor import ActorHandle
 from actors.names import pick
 from actors.tool_actor import tool_actor
 from config.schema import AppConfig
+from harness import events
 from harness.agent import AgentGateway, AgentTask
 from harness.audit import AuditSink, MemoryAudit
 from harness.clock import SystemClock
@@ -29,6 +30,7 @@ from harness.model_factory import build_model
 from harness.ports import GuardAttempt, Remote
 from harness.redis_client import connect_redis
 from harness.run import Run, RunServices, StartRun
+from harness.run_context import new_run_id
 from harness.semantic_guard import GuardRequest
 from tools.registry import available_tools, build_tool
 
@@ -104,26 +106,36 @@ class RunSupervisor:
             clock=SystemClock(),
         )
         self._runs: dict[str, Run] = {}
+        self._slots = asyncio.Semaphore(config.ray.max_active_runs)
 
     async def run(self, start: StartRun) -> AsyncIterator[dict[str, Any]]:
-        """The run's events, streamed (a Ray streaming generator); cancelling the stream cancels the run."""
-        run = Run(self._services, start)
-        self._runs[run.run_id] = run
-        execution = asyncio.ensure_future(run.execute())
-        try:
-            while True:
-                event = await run.events.get()
-                yield event.model_dump()
-                if event.event == "done":
-                    break
-            await execution
-        except asyncio.CancelledError:
-            run.cancel("CLIENT_DISCONNECTED")
-            with contextlib.suppress(Exception, asyncio.CancelledError):
-                await asyncio.wait_for(asyncio.shield(execution), STOP_GRACE_S)
-            raise
-        finally:
-            self._runs.pop(run.run_id, None)
+        """The run's events, streamed (a Ray streaming generator); cancelling the stream cancels the run.
+
+        The metadata event goes out at once; the run itself starts when one of ``max-active-runs`` slots is
+        free (its deadline starts then), and a waiting run says so with a QUEUED status.
+        """
+        start = start.model_copy(update={"run_id": start.run_id or new_run_id()})
+        yield events.metadata(start.session_id, str(start.run_id), model=self._services.model.label).model_dump()
+        if self._slots.locked():
+            yield events.status("QUEUED").model_dump()
+        async with self._slots:
+            run = Run(self._services, start, announced=True)
+            self._runs[run.run_id] = run
+            execution = asyncio.ensure_future(run.execute())
+            try:
+                while True:
+                    event = await run.events.get()
+                    yield event.model_dump()
+                    if event.event == "done":
+                        break
+                await execution
+            except asyncio.CancelledError:
+                run.cancel("CLIENT_DISCONNECTED")
+                with contextlib.suppress(Exception, asyncio.CancelledError):
+                    await asyncio.wait_for(asyncio.shield(execution), STOP_GRACE_S)
+                raise
+            finally:
+                self._runs.pop(run.run_id, None)
 
     async def model_call(self, run_id: str, request: ModelRequest) -> ModelReply:
         return await self._runs[run_id].model(request)

@@ -124,6 +124,9 @@ class SemanticGuardSettings(Section):
     attempt_timeout: PositiveDuration = Field(default=duration("20s"))
     total_timeout: PositiveDuration = Field(default=duration("45s"))
     max_input_bytes: PositiveSize = Field(default=size("64KB"))
+    replica_concurrency: Annotated[int, Field(gt=0, le=256)] = Field(
+        default=4, description="Evaluations one guard replica runs at once; the pool's capacity is replicas × this."
+    )
 
     @model_validator(mode="after")
     def _total_covers_attempt(self) -> SemanticGuardSettings:
@@ -397,6 +400,11 @@ class RaySettings(Section):
         default="superbiz", description="Ray namespace of every named actor; drivers sharing it share the actors."
     )
     supervisor_pool: Annotated[int, Field(gt=0, le=64)] = 2
+    max_active_runs: Annotated[int, Field(gt=0, le=10000)] = Field(
+        default=16,
+        description="Runs one supervisor works on at once; later runs wait (status QUEUED) instead of "
+        "overloading it. Cluster capacity is supervisor-pool × this.",
+    )
     agent_pool: Annotated[int, Field(gt=0, le=64)] = 2
     guard_pool: Annotated[int, Field(gt=0, le=64)] = 2
 

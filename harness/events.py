@@ -17,6 +17,7 @@ Outcome = Literal["SUCCESS", "FALLBACK", "FAILED"]
 ContentType = Literal["SYSTEM_ANSWER", "KNOWLEDGE_ANSWER", "DIAGNOSIS_REPORT", "FALLBACK"]
 
 STATUS_MESSAGES = {
+    "QUEUED": "诊断任务排队中，即将开始",
     "ROUTING": "正在识别问题类型",
     "ROUTED": "已识别问题类型",
     "PLANNING": "已制定排查计划",
@@ -71,8 +72,9 @@ def done(outcome: Outcome) -> RunEvent:
 class EventSequence:
     """Checks each event against the fixed order; raises ``InvalidTransition`` on the first violation."""
 
-    def __init__(self) -> None:
-        self._seen: list[EventName] = []
+    def __init__(self, announced: bool = False) -> None:
+        """``announced``: metadata was already sent on this run's behalf (by the supervisor, before admission)."""
+        self._seen: list[EventName] = ["metadata"] if announced else []
 
     @property
     def finished(self) -> bool:

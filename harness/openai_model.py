@@ -26,6 +26,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx2
 import openai
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -84,8 +85,13 @@ class OpenAIChatModel:
             # The SDK's timeouts bound each phase and each read; asyncio.timeout bounds the whole exchange (a
             # server that trickles bytes cannot stretch it).
             async with asyncio.timeout(limit_s):
-                response = await self._client.chat.completions.with_raw_response.create(
-                    **self._arguments(request), timeout=http_timeout(limit_s)
+                # client.post sends the body as given; chat.completions.create would first walk every message
+                # and tool schema against the SDK's TypedDicts (measured: a quarter of a run's CPU).
+                response = await self._client.post(
+                    "/chat/completions",
+                    cast_to=httpx2.Response,
+                    body=self._body(request),
+                    options={"headers": {ROLE_HEADER: request.role}, "timeout": http_timeout(limit_s)},
                 )
                 return response.content
         except (openai.APITimeoutError, TimeoutError):
@@ -99,12 +105,11 @@ class OpenAIChatModel:
     async def aclose(self) -> None:
         await self._client.close()
 
-    def _arguments(self, request: ModelRequest) -> dict[str, Any]:
+    def _body(self, request: ModelRequest) -> dict[str, Any]:
         arguments: dict[str, Any] = {
             "model": self._settings.name,
             "messages": [message.openai() for message in request.messages],
             "temperature": self._settings.temperature,
-            "extra_headers": {ROLE_HEADER: request.role},
         }
         if request.tools:
             arguments["tools"] = list(request.tools)

@@ -13,7 +13,7 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -77,6 +77,16 @@ class RunServices:
     guard: GuardPort
     audit: AuditSink
     clock: Clock
+    offered: dict[str, OfferedTool] = field(init=False)
+    """The tools every run offers (spec and projector), built once from the configuration."""
+    openai_tools: tuple[dict[str, Any], ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        names = available_tools(self.config)
+        self.offered = {
+            name: OfferedTool(tool_spec(name, self.config), tool_projector(name, self.config)) for name in names
+        }
+        self.openai_tools = tuple(tool.spec.openai_tool() for tool in self.offered.values())
 
 
 @dataclass
@@ -104,23 +114,22 @@ class _RoleUsage:
 
 
 class Run:
-    def __init__(self, services: RunServices, start: StartRun) -> None:
+    def __init__(self, services: RunServices, start: StartRun, announced: bool = False) -> None:
+        """``announced``: the caller already sent this run's metadata event (with ``start.run_id``)."""
         self._services = services
         self._start = start
         self.ctx = RunContext.start(services.config.harness, start.session_id, start.run_id, services.clock)
         self.events: asyncio.Queue[events.RunEvent] = asyncio.Queue()
-        self._sequence = events.EventSequence()
+        self._announced = announced
+        self._sequence = events.EventSequence(announced)
         self._started = time.monotonic()
         self._stop = _Stop()
         self._usage: dict[str, _RoleUsage] = {}
         self._steps = 0
         self._plan_sent = False
         self._intent: Intent | None = None
-        names = available_tools(services.config)
-        self._offered = {
-            name: OfferedTool(tool_spec(name, services.config), tool_projector(name, services.config)) for name in names
-        }
-        self._openai_tools = tuple(tool.spec.openai_tool() for tool in self._offered.values())
+        self._offered = services.offered
+        self._openai_tools = services.openai_tools
         self._tool_boundary = ToolBoundary(
             self.ctx, services.store, services.tools, self._offered, self._tool_event, self._audit_tool
         )
@@ -138,7 +147,8 @@ class Run:
     async def execute(self) -> RunStatus:
         """Run to one terminal state; never raises for the run's own failures."""
         start = self._start
-        self._emit(events.metadata(start.session_id, self.run_id, model=self._services.model.label))
+        if not self._announced:
+            self._emit(events.metadata(start.session_id, self.run_id, model=self._services.model.label))
         await self._audited(
             self._services.audit.run_started(
                 RunStarted(self.run_id, start.session_id, start.principal, start.query, self.ctx.clock.now())
@@ -399,6 +409,12 @@ class Run:
                 self.ctx, self._services.model.complete(request, timeout_s), deadline=deadline, timeout_s=timeout_s
             )
         except OperationFailed as failed:
+            log.warning(
+                "model call failed: %s %s",
+                failed.kind,
+                failed.detail,
+                extra={"run_id": self.run_id, "session_id": self._start.session_id, "role": request.role},
+            )
             self._audit_step(step, request.role, started, None, failed.kind)
             raise
         except (BudgetExhausted, RunCancelled) as stopped:

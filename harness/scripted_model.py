@@ -14,7 +14,6 @@ from harness.errors import OperationFailed
 from harness.model import ModelReply, ModelRequest, ToolCall, Usage
 
 
-
 @dataclass(frozen=True)
 class Delay:
     seconds: float

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -49,6 +50,8 @@ from tools.contract import (
     error_envelope,
 )
 from tools.redaction import redact
+
+log = logging.getLogger(__name__)
 
 INVALID_TOOL_CALL_ID = "INVALID_TOOL_CALL_ID"
 DUPLICATE_TOOL_CALL_ID = "DUPLICATE_TOOL_CALL_ID"
@@ -270,6 +273,10 @@ class ToolBoundary:
             )
         )
 
+    def _log_failure(self, tool_name: str, code: str | None) -> None:
+        if code is not None:
+            log.warning("tool call failed: %s %s", tool_name, code, extra={"run_id": self._ctx.run_id})
+
     def _invocation(
         self,
         tool_call_id: str,
@@ -281,6 +288,7 @@ class ToolBoundary:
         raw_length: int,
         projection: Projection | None,
     ) -> ToolInvocation:
+        self._log_failure(tool_name, error_code)
         preview = json.dumps(projection.agent_result, ensure_ascii=False) if projection else ""
         return ToolInvocation(
             run_id=self._ctx.run_id,

@@ -479,3 +479,15 @@ async def test_knowledge_answer_with_only_invented_references_is_not_released() 
     outcome = await run_once(services(model), "ERR_TIMEOUT 是什么意思？")
     assert outcome.status is RunStatus.FALLBACK
     assert "编造的答案" not in json.dumps(outcome.first("content"), ensure_ascii=False)
+
+
+async def test_cancel_during_the_guard_drops_the_guard_request() -> None:
+    model = diagnosis_model(GOOD_DRAFT, Delay(30, SUPPORTED))
+    shared = services(model)
+    run = Run(shared, StartRun(session_id="s-1", query=QUERY))
+    execution = asyncio.create_task(run.execute())
+    await wait_until(lambda: len(model.requests_of("guard")) == 1)
+    run.cancel("CLIENT_DISCONNECTED")
+    assert await asyncio.wait_for(execution, 5) is RunStatus.CANCELLED
+    assert model.cancelled == 1
+    assert [record.status for record in shared.audit.finished] == ["CANCELLED"]

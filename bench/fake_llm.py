@@ -1,0 +1,86 @@
+"""A fake OpenAI-compatible endpoint that plays the fixed 4-step diagnosis script, for the benchmarks.
+
+Every run: router -> DIAGNOSIS; agent: plan, then lookup_knowledge + query_logs, then query_mysql, then the
+Draft; guard -> SUPPORTED. Each answer comes after ``--delay-ms``. Run in its own process so the server does
+not share a GIL with the load it measures:
+
+    python bench/fake_llm.py --delay-ms 100      # prints the base URL, serves until killed
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.fake_openai import FakeOpenAI, delay, reply
+from tests.harness.run_support import GOOD_DRAFT, KNOWLEDGE, LOGS, MYSQL, PLAN
+
+MODEL_CALLS_PER_RUN = 6
+"""router 1 + agent 4 (plan, two tool turns, draft) + guard 1."""
+
+
+def _arguments(call: tuple[str, str, dict[str, Any]]) -> tuple[str, str, str]:
+    return call[0], call[1], json.dumps(call[2], ensure_ascii=False)
+
+
+def _agent_step(body: dict[str, Any]) -> Any:
+    turns = sum(1 for message in body["messages"] if message["role"] == "assistant")
+    if turns == 0:
+        return reply(json.dumps(PLAN, ensure_ascii=False), usage=(900, 60))
+    if turns == 1:
+        return reply(None, [_arguments(KNOWLEDGE), _arguments(LOGS)], usage=(1200, 80))
+    if turns == 2:
+        return reply(None, [_arguments(MYSQL)], usage=(3000, 90))
+    return reply(json.dumps(GOOD_DRAFT, ensure_ascii=False), usage=(4000, 400))
+
+
+def serve(delay_ms: float) -> FakeOpenAI:
+    fake = FakeOpenAI()
+    seconds = delay_ms / 1000
+    steps = {
+        "router": lambda body: reply(json.dumps({"intent": "DIAGNOSIS"}), usage=(300, 10)),
+        "agent": _agent_step,
+        "guard": lambda body: reply(json.dumps({"verdict": "SUPPORTED", "reason": "ok"}), usage=(2500, 20)),
+        "repair": lambda body: reply(json.dumps(GOOD_DRAFT, ensure_ascii=False), usage=(4000, 400)),
+    }
+    for role, step in steps.items():
+        fake.default(role, lambda body, step=step: delay(seconds, step(body)) if seconds else step(body))
+    return fake.start()
+
+
+class FakeLlmProcess:
+    """The fake endpoint in a child process; ``base_url`` once it listens."""
+
+    def __init__(self, delay_ms: float) -> None:
+        self._process = subprocess.Popen(
+            [sys.executable, __file__, "--delay-ms", str(delay_ms)], stdout=subprocess.PIPE, text=True
+        )
+        assert self._process.stdout is not None
+        self.base_url = self._process.stdout.readline().strip()
+
+    def __enter__(self) -> FakeLlmProcess:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._process.terminate()
+        self._process.wait(10)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--delay-ms", type=float, default=0.0)
+    server = serve(parser.parse_args().delay_ms)
+    print(server.base_url, flush=True)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    stop.wait()
+    server.stop()

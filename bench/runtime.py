@@ -1,0 +1,256 @@
+"""The actor runtime under concurrency: R concurrent diagnoses of the fixed 4-step script on a local Ray.
+
+The full Harness runs (supervisor, agent, tool actors on the real bundled tools, invocation store on a
+private real Redis, EvidenceGuard, a SemanticGuard call), against a fake OpenAI endpoint in its own process
+answering every model call after a fixed delay (6 model calls per run). Printed per (delay, R): runs/s,
+p50/p99 end to end, the Harness overhead (end to end minus the injected model delay) and the ideal
+throughput the delays allow. In the same run, the floor: the same actor messages through echo actors that do
+nothing (Ray's own cost), so the Harness's own share is separated from Ray's. Last, SemanticGuard pool
+throughput for pool sizes 1, 2, 4, 8 at a fixed model delay.
+
+    python bench/runtime.py [--delays 0,100] [--concurrency 1,10,50,200] [--quick]
+
+Targets (R = 1, zero-delay model): p50 <= 25 ms per run; the Harness's own share <= 10 ms above the floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import time
+import uuid
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import ray
+import yaml
+from fake_llm import MODEL_CALLS_PER_RUN, FakeLlmProcess
+
+from actors.guard import SemanticGuardActor
+from actors.runtime import HarnessClient
+from config.loader import BUNDLED_DEFAULT, parse_config
+from config.schema import AppConfig
+from harness.semantic_guard import GuardRequest
+from tests.services import RedisServer
+
+QUERY = "订单 order-123 支付超时，帮我排查"
+
+
+def bench_config(redis_url: str, base_url: str, **ray_settings: Any) -> AppConfig:
+    data = yaml.safe_load(BUNDLED_DEFAULT.read_text())
+    data["redis"] = {"url": redis_url}
+    data["model"] = {"provider": "openai", "base-url": base_url, "api-key": "${BENCH_KEY}", "timeout-s": 30}
+    data["ray"] = {"namespace": f"bench-{uuid.uuid4().hex[:8]}", **ray_settings}
+    data["tools"] = {name: {"concurrency": 16, "max-pending": 1000} for name in ("lookup_knowledge", "query_logs")}
+    data["tools"]["query_mysql"] = {"concurrency": 8, "max-pending": 1000}
+    data["harness"]["agent"] = {"max-tool-calls": 20}
+    return parse_config(yaml.safe_dump(data), {"BENCH_KEY": "sk-bench"})
+
+
+async def one_run(client: HarnessClient, session: str) -> tuple[float, str]:
+    """(latency, outcome); a FALLBACK or FAILED outcome carries its fallback type or failure code."""
+    started = time.perf_counter()
+    outcome, detail = "?", ""
+    async for event in client.chat(session, QUERY):
+        if event.event == "content" and event.data["content_type"] == "FALLBACK":
+            detail = event.data["payload"]["type"]
+        elif event.event == "failure":
+            detail = event.data["code"]
+        elif event.event == "done":
+            outcome = event.data["outcome"]
+    return time.perf_counter() - started, outcome if outcome == "SUCCESS" else f"{outcome}:{detail}"
+
+
+async def wave(client: HarnessClient, concurrency: int, runs: int) -> tuple[list[float], float, Counter[str]]:
+    semaphore = asyncio.Semaphore(concurrency)
+    results: list[tuple[float, str]] = []
+
+    async def bounded(index: int) -> None:
+        async with semaphore:
+            results.append(await one_run(client, f"bench-{index % 97}"))
+
+    started = time.perf_counter()
+    await asyncio.gather(*(bounded(i) for i in range(runs)))
+    elapsed = time.perf_counter() - started
+    bad = Counter(outcome for _, outcome in results if outcome != "SUCCESS")
+    return [latency for latency, _ in results], elapsed, bad
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+# -- the floor: the same messages through actors that do nothing -------------------------------------------
+
+
+@ray.remote(num_cpus=0)
+class EchoTool:
+    async def execute(self, call_id: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return {"echo": call_id}
+
+
+@ray.remote(num_cpus=0)
+class EchoGuard:
+    async def evaluate(self, request: Any, timeout_s: float) -> dict[str, Any]:
+        return {"verdict": "SUPPORTED"}
+
+
+@ray.remote(num_cpus=0)
+class EchoAgent:
+    async def investigate(self, supervisor: Any) -> str:
+        for turn in range(4):
+            await supervisor.model_call.remote(turn)
+            if turn == 0:
+                await supervisor.report_plan.remote()
+            if turn == 1:
+                await asyncio.gather(supervisor.tool_call.remote(1), supervisor.tool_call.remote(2))
+            if turn == 2:
+                await supervisor.tool_call.remote(3)
+        return "draft"
+
+
+@ray.remote(num_cpus=0)
+class EchoSupervisor:
+    def __init__(self, agent: Any, tool: Any, guard: Any) -> None:
+        self._agent, self._tool, self._guard = agent, tool, guard
+
+    async def run(self, events: int) -> Any:
+        me = ray.get_runtime_context().current_actor
+        yield {"event": "metadata"}
+        await self._agent.investigate.remote(me)
+        await self._guard.evaluate.remote(None, 1.0)
+        for _ in range(events - 1):
+            yield {"event": "status"}
+
+    async def model_call(self, turn: int) -> dict[str, Any]:
+        return {"turn": turn}
+
+    async def report_plan(self) -> None:
+        return None
+
+    async def tool_call(self, number: int) -> dict[str, Any]:
+        return await self._tool.execute.remote(f"c{number}", {})
+
+
+async def floor(runs: int, events: int) -> list[float]:
+    tool, guard = EchoTool.remote(), EchoGuard.remote()
+    supervisor = EchoSupervisor.remote(EchoAgent.remote(), tool, guard)
+    latencies = []
+    for _ in range(runs + 3):
+        started = time.perf_counter()
+        async for ref in supervisor.run.remote(events):
+            await ref
+        latencies.append(time.perf_counter() - started)
+    return latencies[3:]
+
+
+# -- guard pool --------------------------------------------------------------------------------------------
+
+
+def guard_request() -> GuardRequest:
+    return GuardRequest(
+        query=QUERY,
+        draft={
+            "conclusion": None,
+            "analysis": [],
+            "action_plan": [],
+            "recommendations": [],
+            "limitations": {"scope": "x", "missing_info": []},
+        },
+        verified_evidence=[],
+    )
+
+
+async def evaluate(actor: Any, request: GuardRequest, latencies: list[float]) -> None:
+    started = time.perf_counter()
+    attempt = await actor.evaluate.remote(request, 30)
+    assert attempt.verdict is not None
+    latencies.append(time.perf_counter() - started)
+
+
+async def guard_pool(base_url: str, redis_url: str, delay_ms: float, evaluations: int) -> None:
+    print(f"\nSemanticGuard pool, {evaluations} evaluations, model delay {delay_ms:.0f} ms, 2 per replica")
+    print(f"{'replicas':>8} | {'evals/s':>8} | {'p99':>8} | {'ideal/s':>8} | efficiency")
+    request = guard_request()
+    base_rate = None
+    for replicas in (1, 2, 4, 8):
+        config = bench_config(redis_url, base_url)
+        actors = [
+            ray.remote(SemanticGuardActor).options(num_cpus=0, max_concurrency=2).remote(f"g{i}", config.model)
+            for i in range(replicas)
+        ]
+        await asyncio.gather(*(actor.evaluate.remote(request, 30) for actor in actors))
+        latencies: list[float] = []
+        started = time.perf_counter()
+        await asyncio.gather(*(evaluate(actors[i % replicas], request, latencies) for i in range(evaluations)))
+        rate = evaluations / (time.perf_counter() - started)
+        base_rate = base_rate or rate
+        ideal = replicas * 2 / (delay_ms / 1000)
+        print(
+            f"{replicas:>8} | {rate:>8.1f} | {percentile(latencies, 0.99) * 1e3:>5.0f} ms | {ideal:>8.1f} | "
+            f"{rate / (base_rate * replicas):.0%}"
+        )
+        for actor in actors:
+            ray.kill(actor)
+
+
+async def main(delays: list[float], levels: list[int], quick: bool) -> None:
+    with RedisServer() as redis_server:
+        floor_latencies = await floor(10 if quick else 50, 20)
+        floor_p50 = statistics.median(floor_latencies)
+        print(f"Ray floor (echo actors, same messages per run): p50 {floor_p50 * 1e3:.1f} ms\n")
+        print(
+            f"{'delay':>6} | {'R':>4} | {'runs/s':>7} | {'p50':>8} | {'p99':>8} | {'overhead p50':>12} | "
+            f"{'ideal runs/s':>12} | lost"
+        )
+        print("-" * 88)
+        r1_zero_p50 = None
+        for delay_ms in delays:
+            with FakeLlmProcess(delay_ms) as fake:
+                client = HarnessClient(bench_config(redis_server.url, fake.base_url))
+                for _ in range(3):
+                    await one_run(client, "warmup")
+                for level in levels:
+                    runs = max(level, 10 if quick else 20) if level == 1 else level
+                    latencies, elapsed, bad = await wave(client, level, runs)
+                    p50 = statistics.median(latencies)
+                    injected = MODEL_CALLS_PER_RUN * delay_ms / 1000
+                    ideal = f"{level / injected:>12.1f}" if injected else f"{'∞':>12}"
+                    print(
+                        f"{delay_ms:>4.0f}ms | {level:>4} | {runs / elapsed:>7.1f} | {p50 * 1e3:>5.1f} ms | "
+                        f"{percentile(latencies, 0.99) * 1e3:>5.1f} ms | {(p50 - injected) * 1e3:>9.1f} ms | {ideal} | "
+                        f"{sum(bad.values())} {dict(bad) if bad else ''}"
+                    )
+                    if delay_ms == 0 and level == 1:
+                        r1_zero_p50 = p50
+        if r1_zero_p50 is not None:
+            print(
+                f"\nR=1, zero delay: p50 {r1_zero_p50 * 1e3:.1f} ms (target <= 25 ms); Harness's own share "
+                f"{(r1_zero_p50 - floor_p50) * 1e3:.1f} ms above the Ray floor (target <= 10 ms)"
+            )
+        with FakeLlmProcess(100) as fake:
+            await guard_pool(fake.base_url, redis_server.url, 100, 32 if quick else 96)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--delays", default="0,100")
+    parser.add_argument("--concurrency", default="1,10,50,200")
+    parser.add_argument("--quick", action="store_true", help="fewer runs (smoke test)")
+    args = parser.parse_args()
+    os.environ.setdefault("RAY_DEDUP_LOGS", "0")
+    ray.init(address="local", include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        asyncio.run(
+            main([float(d) for d in args.delays.split(",")], [int(c) for c in args.concurrency.split(",")], args.quick)
+        )
+    finally:
+        ray.shutdown()
