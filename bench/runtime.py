@@ -37,6 +37,9 @@ from actors.guard import SemanticGuardActor
 from actors.runtime import HarnessClient
 from config.loader import BUNDLED_DEFAULT, parse_config
 from config.schema import AppConfig
+from harness.local import local_services
+from harness.model_factory import build_model
+from harness.run import Run, StartRun
 from harness.semantic_guard import GuardRequest
 from tests.services import RedisServer
 
@@ -202,11 +205,27 @@ async def guard_pool(base_url: str, redis_url: str, delay_ms: float, evaluations
             ray.kill(actor)
 
 
+async def in_process(redis_url: str, runs: int) -> float:
+    """p50 of the same runs with the same Harness code and no Ray (harness.local ports), zero model delay."""
+    with FakeLlmProcess(0) as fake:
+        config = bench_config(redis_url, fake.base_url)
+        services = local_services(config, build_model(config.model))
+        latencies = []
+        for _ in range(runs + 3):
+            started = time.perf_counter()
+            status = await Run(services, StartRun(session_id="bench", query=QUERY)).execute()
+            assert status.value == "SUCCESS"
+            latencies.append(time.perf_counter() - started)
+        return statistics.median(latencies[3:])
+
+
 async def main(delays: list[float], levels: list[int], quick: bool) -> None:
     with RedisServer() as redis_server:
         floor_latencies = await floor(10 if quick else 50, 20)
         floor_p50 = statistics.median(floor_latencies)
-        print(f"Ray floor (echo actors, same messages per run): p50 {floor_p50 * 1e3:.1f} ms\n")
+        print(f"Ray floor (echo actors, same messages per run): p50 {floor_p50 * 1e3:.1f} ms")
+        local_p50 = await in_process(redis_server.url, 10 if quick else 30)
+        print(f"Same Harness in-process (no Ray, zero delay): p50 {local_p50 * 1e3:.1f} ms\n")
         print(
             f"{'delay':>6} | {'R':>4} | {'runs/s':>7} | {'p50':>8} | {'p99':>8} | {'overhead p50':>12} | "
             f"{'ideal runs/s':>12} | lost"

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
         ("store.py", ["--rounds", "1"], "ratio"),
         ("sql_validate.py", ["--rounds", "1", "--repeat", "1"], "ratio"),
         ("projectors.py", ["--rounds", "1"], "query_mysql 10,000 rows"),
+        ("runtime.py", ["--quick", "--delays", "0", "--concurrency", "1"], "SemanticGuard pool"),
     ],
 )
 def test_benchmark_runs(script: str, args: list[str], expected: str) -> None:
