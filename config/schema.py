@@ -409,6 +409,28 @@ class RaySettings(Section):
     guard_pool: Annotated[int, Field(gt=0, le=64)] = 2
 
 
+class GatewaySettings(Section):
+    """The HTTP gateway: where it listens, who may call it, and what a request may be."""
+
+    host: str = "127.0.0.1"
+    port: Annotated[int, Field(ge=0, le=65535)] = 8080
+    auth: Literal["api-keys", "off"] = Field(
+        default="off", description="api-keys: every request needs Authorization: Bearer <key>; off only on loopback."
+    )
+    api_keys: dict[Annotated[str, Field(pattern=r"^[A-Za-z0-9_\-]{1,64}$")], Secret] = Field(
+        default_factory=dict, description="Principal name -> its key (an ${ENV} reference)."
+    )
+    max_query_chars: Annotated[int, Field(gt=0, le=20000)] = 2000
+    max_body_bytes: PositiveSize = Field(default=size("16KB"))
+    ping_interval: PositiveDuration = Field(default=duration("15s"), description="SSE keep-alive comment interval.")
+
+    @model_validator(mode="after")
+    def _keys_when_required(self) -> GatewaySettings:
+        if self.auth == "api-keys" and not self.api_keys:
+            raise PydanticCustomError("auth", "auth api-keys needs at least one entry in api-keys")
+        return self
+
+
 class AppConfig(Section):
     """The root of the configuration file."""
 
@@ -417,3 +439,4 @@ class AppConfig(Section):
     tools: ToolsSettings = ToolsSettings()
     model: ModelSettings = ModelSettings()
     ray: RaySettings = RaySettings()
+    gateway: GatewaySettings = GatewaySettings()
