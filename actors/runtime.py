@@ -6,6 +6,7 @@ one pool of supervisors, one agent pool, one guard pool and one actor per tool.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -20,7 +21,10 @@ from actors.supervisor import RunSupervisor
 from config.schema import AppConfig
 from harness import events
 from harness.events import EventSequence, RunEvent
+from harness.model_factory import model_label
 from harness.run import StartRun
+
+READY_TIMEOUT_S = 5.0
 
 
 def _named(cls: type, namespace: str, name: str, *args: Any, concurrency: int = 1000) -> ActorHandle:
@@ -61,6 +65,20 @@ class HarnessClient:
 
     def __init__(self, config: AppConfig) -> None:
         self._supervisors = ensure_runtime(config)
+        self.model_label = model_label(config.model)
+
+    async def readiness(self) -> dict[str, bool]:
+        """Ray up, every supervisor answering, and each supervisor's Redis and audit store reachable."""
+        checks = {"ray": ray.is_initialized(), "supervisors": False, "redis": False}
+        try:
+            answers = await asyncio.wait_for(
+                asyncio.gather(*(supervisor.readiness.remote() for supervisor in self._supervisors)), READY_TIMEOUT_S
+            )
+        except (RayError, TimeoutError):
+            return checks
+        checks["supervisors"] = True
+        checks["redis"] = all(answer["redis"] for answer in answers)
+        return checks
 
     async def chat(self, session_id: str, query: str, principal: str = "anonymous") -> AsyncIterator[RunEvent]:
         supervisor = self._supervisors[pick(session_id, len(self._supervisors))]

@@ -22,9 +22,11 @@ from actors.tool_actor import tool_actor
 from config.schema import AppConfig
 from harness import events
 from harness.agent import AgentGateway, AgentTask
-from harness.audit import AuditSink, MemoryAudit
+from harness.audit import AuditSink
+from harness.audit_store import SqlAuditStore
 from harness.clock import SystemClock
 from harness.invocation_store import InvocationStore
+from harness.logs import bound, configure_logging
 from harness.model import ModelReply, ModelRequest, ToolCall
 from harness.model_factory import build_model
 from harness.ports import GuardAttempt, Remote
@@ -82,6 +84,12 @@ class RayGuardPort:
         return _remote(replica.evaluate.remote(request, timeout_s))
 
 
+def _audit_store(config: AppConfig) -> SqlAuditStore:
+    store = SqlAuditStore(config.audit)
+    store.init_schema()
+    return store
+
+
 class RunSupervisor:
     def __init__(
         self,
@@ -93,6 +101,7 @@ class RunSupervisor:
     ) -> None:
         self._name = name
         self._config = config
+        configure_logging()
         self._redis = connect_redis(config.redis)
         me = ray.get_runtime_context().current_actor
         self._services = RunServices(
@@ -102,7 +111,7 @@ class RunSupervisor:
             tools=RayToolPort(config),
             agent=RayAgentPort(agents, me),
             guard=RayGuardPort(guards),
-            audit=audit or MemoryAudit(),
+            audit=audit or _audit_store(config),
             clock=SystemClock(),
         )
         self._runs: dict[str, Run] = {}
@@ -138,13 +147,20 @@ class RunSupervisor:
                 self._runs.pop(run.run_id, None)
 
     async def model_call(self, run_id: str, request: ModelRequest) -> ModelReply:
-        return await self._runs[run_id].model(request)
+        run = self._runs[run_id]
+        with bound(run.ctx.session_id, run_id):
+            return await run.model(request)
 
     async def tool_call(self, run_id: str, call: ToolCall) -> dict[str, Any]:
-        return await self._runs[run_id].tool(call)
+        run = self._runs[run_id]
+        with bound(run.ctx.session_id, run_id):
+            return await run.tool(call)
 
     async def report_plan(self, run_id: str, steps: list[str]) -> None:
         await self._runs[run_id].plan(steps)
+
+    async def readiness(self) -> dict[str, bool]:
+        return {"redis": await self._services.store.ping(), "audit": await self._services.audit.ping()}
 
     async def active_runs(self) -> int:
         return len(self._runs)

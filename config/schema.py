@@ -6,11 +6,14 @@ of a field (``max_record_bytes``) is accepted too. Every bound has a unit in its
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 from config.secrets import Secret
 from config.units import ByteSize, Duration, duration, size
@@ -431,6 +434,66 @@ class GatewaySettings(Section):
         return self
 
 
+AUDIT_URL_SCHEMES = ("sqlite", "mysql+pymysql", "mariadb+pymysql")
+_CREDENTIAL_QUERY_KEYS = frozenset({"user", "username", "password", "passwd"})
+
+
+class AuditSettings(Section):
+    """The durable audit store (``harness/audit_store.py``): runs, model steps and tool invocations.
+
+    ``url`` is a SQLAlchemy URL without credentials: ``sqlite:///var/superbiz-audit.db`` (a path relative to
+    the working directory; its folder is created), ``sqlite://`` (in memory, tests only) or
+    ``mysql+pymysql://host:3306/db`` / ``mariadb+pymysql://...`` with ``username`` and ``password: ${ENV_VAR}``.
+    """
+
+    url: str = Field(
+        default="sqlite:///var/superbiz-audit.db",
+        validate_default=True,
+        description="SQLAlchemy URL (sqlite, mysql+pymysql or mariadb+pymysql), never with credentials; a relative "
+        "sqlite path is resolved against the working directory when the configuration is loaded.",
+    )
+    username: Annotated[str, Field(min_length=1, max_length=128)] | None = None
+    password: Secret | None = Field(default=None, description="An ${ENV_VAR} reference; joined to the URL at connect.")
+    preview_chars: Annotated[int, BeforeValidator(_not_bool), Field(gt=0, le=16000)] = Field(
+        default=500, description="Characters of a tool output preview kept in tool_invocation.output_preview."
+    )
+    previous_turn_chars: Annotated[int, BeforeValidator(_not_bool), Field(gt=0, le=4000)] = Field(
+        default=500, description="Characters kept of each text field of previous_turn."
+    )
+    previous_turn_documents: Annotated[int, BeforeValidator(_not_bool), Field(ge=0, le=50)] = Field(
+        default=5, description="Source documents kept in previous_turn (the first ones)."
+    )
+
+    @field_validator("url")
+    @classmethod
+    def _plain_database_url(cls, value: str) -> str:
+        # Messages never echo the URL: it may carry a credential.
+        try:
+            url = make_url(value)
+        except (ArgumentError, ValueError):
+            raise PydanticCustomError("audit_url", "url is not a valid SQLAlchemy database URL") from None
+        if url.drivername not in AUDIT_URL_SCHEMES:
+            raise PydanticCustomError(
+                "audit_url", "url must start with sqlite://, mysql+pymysql:// or mariadb+pymysql://"
+            )
+        if (
+            url.username is not None
+            or url.password is not None
+            or _CREDENTIAL_QUERY_KEYS & {key.lower() for key in url.query}
+        ):
+            raise PydanticCustomError(
+                "audit_url", "url must not carry credentials; use username and password: ${ENV_VAR}"
+            )
+        if url.drivername == "sqlite" and (url.host or url.port):
+            raise PydanticCustomError("audit_url", "a sqlite url takes a path (sqlite:///relative.db), not a host")
+        if url.drivername != "sqlite" and not (url.host and url.database):
+            raise PydanticCustomError("audit_url", "a MySQL/MariaDB url needs a host and a database")
+        if url.drivername == "sqlite" and url.database and not Path(url.database).is_absolute():
+            # Resolved where the configuration is loaded: actors on other processes must open the same file.
+            return url.set(database=str(Path(url.database).resolve())).render_as_string(hide_password=False)
+        return value
+
+
 class AppConfig(Section):
     """The root of the configuration file."""
 
@@ -440,3 +503,4 @@ class AppConfig(Section):
     model: ModelSettings = ModelSettings()
     ray: RaySettings = RaySettings()
     gateway: GatewaySettings = GatewaySettings()
+    audit: AuditSettings = Field(default_factory=AuditSettings)

@@ -17,7 +17,11 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from config.loader import CONFIG_ENV_VAR, ConfigError, dump_config, load_config, resolve_path
+from gateway.run_commands import add_run_commands
+from harness.audit_store import TABLES, AuditSchemaError, SqlAuditStore
 from harness.redis_acl import acl_setuser_args
 from harness.selfcheck import run_selfcheck
 from tools.mysql.demo_db import mysql_script
@@ -201,12 +205,62 @@ def add_demo_sql_command(commands: argparse._SubParsersAction[argparse.ArgumentP
     parser.set_defaults(handler=demo_sql)
 
 
+def db_init(args: argparse.Namespace) -> int:
+    try:
+        config = load_config(args.config, os.environ)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return EXIT_INVALID_CONFIG
+    url = config.audit.url
+    try:
+        store = SqlAuditStore(config.audit)
+    except OSError as exc:  # the SQLite file's folder cannot be created
+        print(f"cannot prepare the audit database at {url}: {exc.strerror or type(exc).__name__}", file=sys.stderr)
+        return EXIT_FAILED
+    try:
+        changes = store.init_schema()
+    except AuditSchemaError as exc:
+        print(f"audit database at {url}: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except (SQLAlchemyError, OSError) as exc:
+        # Only the error's kind and code: driver messages may quote the host, the user or the statement.
+        print(f"cannot reach the audit database at {url}: {_db_error(exc)}", file=sys.stderr)
+        return EXIT_FAILED
+    finally:
+        store.close()
+    print(f"audit schema ready at {url}")
+    for table in TABLES:
+        print(f"  {table}: {'created' if table in changes.created_tables else 'present'}")
+    for index in changes.created_indexes:
+        print(f"  index {index}: created")
+    return EXIT_OK
+
+
+def _db_error(exc: BaseException) -> str:
+    original = getattr(exc, "orig", None) or exc
+    code = getattr(original, "args", (None,))[0] if getattr(original, "args", None) else None
+    return f"{type(original).__name__} {code}" if isinstance(code, int) else type(original).__name__
+
+
+def add_db_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = commands.add_parser("db", parents=[CONFIG_OPTION], help="administration of the audit database")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    init = actions.add_parser(
+        "init",
+        parents=[CONFIG_OPTION],
+        help="create or upgrade the audit schema at audit.url (missing tables and indexes; never alters columns)",
+    )
+    init.set_defaults(handler=db_init)
+
+
 COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     add_config_command,
     add_redis_command,
     add_selfcheck_command,
     add_sql_check_command,
     add_demo_sql_command,
+    add_db_command,
+    lambda commands: add_run_commands(commands, CONFIG_OPTION),
 )
 """Each entry adds one top-level command to the parser."""
 

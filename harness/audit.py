@@ -95,6 +95,16 @@ class AuditSink(Protocol):
     async def previous_turn(self, session_id: str) -> PreviousTurn | None:
         """From the latest DIAGNOSIS run of the session released SUCCESS with a published result, else None."""
 
+    async def session_owner(self, session_id: str) -> str | None:
+        """The principal the session belongs to, None if the session is unknown."""
+
+    async def claim_session(self, session_id: str, principal: str) -> bool:
+        """True if the session is new (now ``principal``'s) or already ``principal``'s; False if another
+        principal owns it. Atomic: of concurrent first claims by different principals exactly one wins."""
+
+    async def ping(self) -> bool:
+        """Whether the store answers; never raises."""
+
 
 @dataclass
 class MemoryAudit:
@@ -102,9 +112,12 @@ class MemoryAudit:
     steps: list[ModelStep] = field(default_factory=list)
     tools: list[ToolInvocation] = field(default_factory=list)
     finished: list[RunFinished] = field(default_factory=list)
+    owners: dict[str, str] = field(default_factory=dict)
+    """session_id -> principal, set by the first claim or the first run of the session."""
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
     async def run_started(self, record: RunStarted) -> None:
+        self.owners.setdefault(record.session_id, record.principal)
         self.started.append(record)
 
     async def model_step(self, record: ModelStep) -> None:
@@ -131,3 +144,13 @@ class MemoryAudit:
                 return PreviousTurn.model_validate(record.published_result)
             return None
         return None
+
+    async def session_owner(self, session_id: str) -> str | None:
+        return self.owners.get(session_id)
+
+    async def claim_session(self, session_id: str, principal: str) -> bool:
+        # No await between the read and the write: atomic within the event loop.
+        return self.owners.setdefault(session_id, principal) == principal
+
+    async def ping(self) -> bool:
+        return True

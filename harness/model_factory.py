@@ -14,3 +14,12 @@ def build_model(settings: ModelSettings) -> ChatModel:
     from harness.openai_model import OpenAIChatModel
 
     return OpenAIChatModel(settings)
+
+
+def model_label(settings: ModelSettings) -> str:
+    """How the configured model is named to users, without building a client."""
+    if settings.provider == "offline":
+        from harness.offline.model import LABEL
+
+        return LABEL
+    return settings.name

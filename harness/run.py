@@ -38,6 +38,7 @@ from harness.intents import (
     system_chat_messages,
 )
 from harness.invocation_store import InvocationStore
+from harness.logs import bound
 from harness.model import ChatMessage, ChatModel, ModelReply, ModelRequest, Role, ToolCall
 from harness.ports import AgentPort, GuardPort, ToolPort
 from harness.release import FallbackType, fallback_payload, report_payload
@@ -146,9 +147,14 @@ class Run:
 
     async def execute(self) -> RunStatus:
         """Run to one terminal state; never raises for the run's own failures."""
+        with bound(self._start.session_id, self.run_id):
+            return await self._execute()
+
+    async def _execute(self) -> RunStatus:
         start = self._start
         if not self._announced:
             self._emit(events.metadata(start.session_id, self.run_id, model=self._services.model.label))
+        log.info("run started", extra={"principal": start.principal})
         await self._audited(
             self._services.audit.run_started(
                 RunStarted(self.run_id, start.session_id, start.principal, start.query, self.ctx.clock.now())
@@ -513,3 +519,12 @@ class Run:
             guard_reason=outcome.guard.reason if outcome.guard else None,
         )
         await self._audited(self._services.audit.run_finished(record))
+        log.info(
+            "run finished",
+            extra={
+                "intent": record.intent,
+                "outcome": record.status,
+                "code": record.fallback_reason,
+                "duration_ms": record.duration_ms,
+            },
+        )

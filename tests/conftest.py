@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
 
 import pytest
 import ray
@@ -83,3 +85,36 @@ def _no_ray_init_in_unit_tests(request: pytest.FixtureRequest, monkeypatch: pyte
         raise AssertionError("unit tests must not start Ray; request the ray_session fixture")
 
     monkeypatch.setattr(ray, "init", refuse)
+
+
+@pytest.fixture(scope="session")
+def gateway(
+    ray_session: None, redis_server: RedisServer, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[RunningGateway]:
+    """The real gateway (uvicorn in a thread, a real Ray runtime, real Redis, SQLite audit) with the offline
+    model and auth off, shared by the end-to-end and browser tests."""
+    from gateway.serve import GatewayThread, build_gateway
+    from tests.actors.runtime_support import ray_config
+
+    _start(redis_server)
+    config = ray_config(redis_url=redis_server.url)
+    config = config.model_copy(
+        update={"audit": config.audit.model_copy(update={"url": f"sqlite:///{tmp_path_factory.mktemp('audit')}/a.db"})}
+    )
+    built = build_gateway(config)
+    server = GatewayThread(built.app).start()
+    yield RunningGateway(built, server.url)
+    server.stop()
+    built.audit.close()
+
+
+@dataclass(frozen=True)
+class RunningGateway:
+    parts: Any
+    """The ``gateway.serve.Gateway`` (app, client, audit store)."""
+    url: str
+
+
+@pytest.fixture
+def gateway_url(gateway: RunningGateway) -> str:
+    return gateway.url

@@ -61,6 +61,7 @@ SYMPTOMS = (
 _DOMAINS = "支付|付款|退款|登录|下单|接口|回调|请求|调用|查询|数据库|连接池|订单|用户|网关|系统"
 _PHRASE = re.compile(rf"({_DOMAINS})?(超时|失败|报错|异常|错误|故障|不可用|宕机|变慢|延迟|重复退款|耗尽)")
 _DOMAIN_WORD = re.compile(_DOMAINS)
+_CLAIMED_STATUS = re.compile(r"(?<![A-Za-z_])(?:PAID|SUCCESS|REFUNDED|CLOSED|CANCELLED)(?![A-Za-z_])")
 _HTTP_CODE = re.compile(r"(?<![\w.\-])[45]\d\d(?![\w.])")
 _CN_NUMBERS = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "十": 10, "半": 0.5}
 _WINDOW = re.compile(
@@ -85,6 +86,10 @@ class QueryFacts:
     window_explicit: bool = False
     inherited: tuple[str, ...] = field(default=())
     """What came from the previous turn: "services", "symptoms", "window"."""
+    claimed_status: str = ""
+    """An order status the user asserts (``显示 PAID``). A known weakness of this offline model, kept on
+    purpose: like a naive LLM it takes the user's premise as a fact in its conclusion, and the SemanticGuard
+    must catch it (the demo's FALLBACK question shows that)."""
 
     @property
     def order_domain(self) -> bool:
@@ -102,6 +107,8 @@ class QueryFacts:
 
     def subject(self) -> str:
         """How the conclusion names the problem, e.g. 订单 order-123 的支付超时."""
+        if self.order_ids and self.claimed_status:
+            return f"订单 {self.order_ids[0]}（已是 {self.claimed_status}）的{self.symptom_label()}"
         if self.order_ids:
             return f"订单 {self.order_ids[0]} 的{self.symptom_label()}"
         named = SERVICE_PATTERN.search(self.query)
@@ -156,6 +163,7 @@ def extract(query: str, previous_turn: dict[str, Any] | None = None) -> QueryFac
         symptom_word=phrase_match.group(2) if phrase_match else "",
         minutes=minutes or DEFAULT_MINUTES,
         window_explicit=minutes is not None,
+        claimed_status=claimed.group(0) if (claimed := _CLAIMED_STATUS.search(query)) else "",
     )
     previous_query = (previous_turn or {}).get("user_query")
     if not isinstance(previous_query, str) or not previous_query.strip():

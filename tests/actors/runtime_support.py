@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import tempfile
 import uuid
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -19,6 +21,9 @@ FAKE_KEY = "sk-fake-test-key-0123456789"
 def ray_config(*, redis_url: str, base_url: str | None = None, **sections: Any) -> AppConfig:
     data = yaml.safe_load(BUNDLED_DEFAULT.read_text())
     data["redis"] = {"url": redis_url}
+    data["audit"] = {
+        "url": f"sqlite:///{Path(tempfile.gettempdir()) / f'superbiz-test-{uuid.uuid4().hex}' / 'audit.db'}"
+    }
     data["ray"] = {"namespace": f"test-{uuid.uuid4().hex[:10]}", "supervisor-pool": 1, "agent-pool": 1, "guard-pool": 2}
     if base_url is not None:
         data["model"] = {"provider": "openai", "base-url": base_url, "api-key": "${FAKE_OPENAI_KEY}", "timeout-s": 10}

@@ -40,3 +40,12 @@ async def test_the_light_paths(query: str, content_type: str) -> None:
     outcome = await _run(query)
     assert outcome.status is RunStatus.SUCCESS
     assert outcome.first("content")["content_type"] == content_type
+
+
+async def test_a_premise_taken_as_fact_is_caught_by_the_guard() -> None:
+    outcome = await _run("订单 order-123 显示 REFUNDED，但客户反馈一直支付超时，帮我排查")
+    assert outcome.status is RunStatus.FALLBACK
+    payload = outcome.first("content")["payload"]
+    assert payload["type"] == "SEMANTIC_UNSUPPORTED"
+    assert "REFUNDED" not in str(payload)
+    assert "REFUNDED" in (outcome.audit.finished[-1].guard_reason or "")

@@ -1,0 +1,176 @@
+"""The HTTP gateway (Starlette): ``POST /api/chat`` as Server-Sent Events, health, and the chat page.
+
+Every bad request is answered *before* any stream, as JSON ``{"error": {"code", "message"}}`` with a stable
+code; the stream itself carries exactly the run's events (metadata, status, content | failure, done) plus
+keep-alive comments. A client that disconnects stops the stream, which cancels the run.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import re
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from sse_starlette.sse import EventSourceResponse
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from config.schema import AppConfig
+from gateway.backend import ChatBackend
+from gateway.openapi import openapi_document
+from harness.audit import AuditSink
+from harness.logs import bound
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).with_name("static")
+SESSION_ID = re.compile(r"^[A-Za-z0-9_\-]{8,64}$")
+ANONYMOUS = "anonymous"
+CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:"
+"""The page loads nothing but its own files, and tool data can never run as script."""
+
+
+class RequestRejected(Exception):
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(code)
+        self.status = status
+        self.code = code
+        self.message = message
+
+    def response(self) -> JSONResponse:
+        headers = {"WWW-Authenticate": "Bearer"} if self.status == 401 else None
+        return JSONResponse({"error": {"code": self.code, "message": self.message}}, self.status, headers=headers)
+
+
+def create_app(config: AppConfig, backend: ChatBackend, audit: AuditSink) -> Starlette:
+    settings = config.gateway
+    keys = {principal: secret.reveal().encode() for principal, secret in settings.api_keys.items()}
+
+    def principal_of(request: Request) -> str:
+        if settings.auth == "off":
+            return ANONYMOUS
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            raise RequestRejected(401, "UNAUTHORIZED", "缺少有效的 API Key（Authorization: Bearer <key>）")
+        presented = token.strip().encode()
+        matched = [name for name, key in keys.items() if hmac.compare_digest(presented, key)]
+        if not matched:
+            raise RequestRejected(401, "UNAUTHORIZED", "API Key 无效")
+        return matched[0]
+
+    async def read_body(request: Request) -> dict[str, Any]:
+        media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if media_type != "application/json":
+            raise RequestRejected(415, "UNSUPPORTED_MEDIA_TYPE", "请求体必须是 application/json")
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > settings.max_body_bytes):
+            raise RequestRejected(413, "BODY_TOO_LARGE", f"请求体不能超过 {settings.max_body_bytes} 字节")
+        body = bytearray()
+        async for chunk in request.stream():
+            body.extend(chunk)
+            if len(body) > settings.max_body_bytes:
+                raise RequestRejected(413, "BODY_TOO_LARGE", f"请求体不能超过 {settings.max_body_bytes} 字节")
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError):
+            raise RequestRejected(400, "INVALID_JSON", "请求体不是合法的 JSON") from None
+        if not isinstance(data, dict):
+            raise RequestRejected(
+                422, "INVALID_REQUEST", '请求体必须是 JSON 对象：{"query": "...", "session_id": null}'
+            )
+        return data
+
+    def validated(data: dict[str, Any]) -> tuple[str, str | None]:
+        unknown = sorted(set(data) - {"query", "session_id"})
+        if unknown:
+            raise RequestRejected(
+                422, "INVALID_REQUEST", "不支持的字段：" + ", ".join(name[:40] for name in unknown[:5])
+            )
+        query, session_id = data.get("query"), data.get("session_id")
+        if not isinstance(query, str):
+            raise RequestRejected(422, "INVALID_REQUEST", "query 必须是字符串")
+        if not query.strip():
+            raise RequestRejected(422, "QUERY_EMPTY", "query 不能为空")
+        if len(query) > settings.max_query_chars:
+            raise RequestRejected(422, "QUERY_TOO_LONG", f"query 不能超过 {settings.max_query_chars} 个字符")
+        if session_id is not None and (not isinstance(session_id, str) or not SESSION_ID.match(session_id)):
+            raise RequestRejected(422, "INVALID_SESSION_ID", "session_id 必须是 8–64 位字母、数字、- 或 _")
+        return query.strip(), session_id
+
+    async def chat(request: Request) -> Response:
+        try:
+            principal = principal_of(request)
+            query, session_id = validated(await read_body(request))
+            session_id = session_id or uuid.uuid4().hex
+            if not await audit.claim_session(session_id, principal):
+                raise RequestRejected(403, "SESSION_FORBIDDEN", "该会话属于其他调用方")
+        except RequestRejected as rejected:
+            return rejected.response()
+        with bound(session_id=session_id):
+            log.info("chat request accepted", extra={"principal": principal})
+        return EventSourceResponse(
+            _events(backend, session_id, query, principal),
+            ping=settings.ping_interval,
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+            send_timeout=30,
+        )
+
+    async def healthz(request: Request) -> JSONResponse:
+        return JSONResponse({"status": "ok"})
+
+    async def readyz(request: Request) -> JSONResponse:
+        checks = {**await backend.readiness(), "audit": await audit.ping()}
+        ready = all(checks.values())
+        return JSONResponse({"ready": ready, "checks": checks}, status_code=200 if ready else 503)
+
+    async def info(request: Request) -> JSONResponse:
+        return JSONResponse(
+            {
+                "auth_required": settings.auth != "off",
+                "model": backend.model_label,
+                "max_query_chars": settings.max_query_chars,
+            }
+        )
+
+    async def index(request: Request) -> FileResponse:
+        return FileResponse(
+            STATIC / "index.html", headers={"Cache-Control": "no-store", "Content-Security-Policy": CSP}
+        )
+
+    async def openapi(request: Request) -> JSONResponse:
+        return JSONResponse(openapi_document(settings.max_query_chars))
+
+    routes = [
+        Route("/api/chat", chat, methods=["POST"]),
+        Route("/api/info", info, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/readyz", readyz, methods=["GET"]),
+        Route("/openapi.json", openapi, methods=["GET"]),
+        Route("/", index, methods=["GET"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, exception_handlers={Exception: _internal_error})
+
+
+async def _events(backend: ChatBackend, session_id: str, query: str, principal: str) -> AsyncIterator[dict[str, str]]:
+    with bound(session_id=session_id):
+        stream = backend.chat(session_id, query, principal)
+        try:
+            async for event in stream:
+                yield {"event": event.event, "data": json.dumps(event.data, ensure_ascii=False)}
+        finally:
+            await stream.aclose()
+
+
+async def _internal_error(request: Request, exc: Exception) -> JSONResponse:
+    log.error("unhandled error", exc_info=exc, extra={"path": request.url.path})
+    return JSONResponse({"error": {"code": "INTERNAL_ERROR", "message": "服务内部错误，请稍后重试"}}, status_code=500)

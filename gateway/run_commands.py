@@ -1,0 +1,78 @@
+"""``superbiz serve``, ``superbiz ask`` and ``superbiz demo`` (Ray and uvicorn are imported only when used)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+
+from config.loader import ConfigError, load_config
+from config.schema import AppConfig
+
+EXIT_INVALID = 2
+Commands = argparse._SubParsersAction  # type: ignore[type-arg]
+
+
+def _config(args: argparse.Namespace) -> AppConfig | None:
+    try:
+        return load_config(args.config, os.environ)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return None
+
+
+def serve(args: argparse.Namespace) -> int:
+    from gateway.serve import ExposureRefused
+    from gateway.serve import serve as run_server
+
+    config = _config(args)
+    if config is None:
+        return EXIT_INVALID
+    try:
+        return run_server(
+            config,
+            args.host or config.gateway.host,
+            config.gateway.port if args.port is None else args.port,
+            args.ray_address,
+        )
+    except ExposureRefused as refused:
+        print(refused, file=sys.stderr)
+        return EXIT_INVALID
+
+
+def ask(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from gateway.ask import ask as ask_gateway
+
+    return asyncio.run(ask_gateway(args.url, args.query, args.session, os.environ.get(args.key_env), Console()))
+
+
+def demo(args: argparse.Namespace) -> int:
+    from gateway.demo import demo as run_demo
+
+    config = _config(args)
+    if config is None:
+        return EXIT_INVALID
+    return run_demo(config, args.once, args.port)
+
+
+def add_run_commands(commands: Commands, config_option: argparse.ArgumentParser) -> None:
+    parser = commands.add_parser("serve", parents=[config_option], help="run the HTTP gateway (chat page + API)")
+    parser.add_argument("--host", help="listen address (default: gateway.host)")
+    parser.add_argument("--port", type=int, help="listen port (default: gateway.port)")
+    parser.add_argument("--ray-address", help="join a Ray cluster: auto | ray://head:10001 | head:6379")
+    parser.set_defaults(handler=serve)
+
+    parser = commands.add_parser("ask", parents=[config_option], help="ask a running gateway one question")
+    parser.add_argument("query")
+    parser.add_argument("--session", help="continue this session")
+    parser.add_argument("--url", default="http://127.0.0.1:8080", help="gateway URL (default: %(default)s)")
+    parser.add_argument("--key-env", default="SUPERBIZ_API_KEY", help="environment variable holding the API key")
+    parser.set_defaults(handler=ask)
+
+    parser = commands.add_parser("demo", parents=[config_option], help="run three questions end to end, then serve")
+    parser.add_argument("--once", action="store_true", help="exit after the three questions")
+    parser.add_argument("--port", type=int, default=8080, help="chat page port (a free one if taken)")
+    parser.set_defaults(handler=demo)

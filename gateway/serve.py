@@ -1,0 +1,130 @@
+"""Starting the gateway: Ray (local or a cluster), the runtime's actors, the audit store and uvicorn."""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import threading
+import time
+from dataclasses import dataclass
+
+import ray
+import uvicorn
+from harness.audit_store import SqlAuditStore
+from starlette.applications import Starlette
+
+from actors.runtime import HarnessClient
+from config.schema import AppConfig
+from gateway.app import create_app
+from harness.logs import configure_logging
+
+log = logging.getLogger(__name__)
+STARTUP_TIMEOUT_S = 30.0
+
+
+class ExposureRefused(Exception):
+    """Binding a non-loopback address with authentication off."""
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_exposure(config: AppConfig, host: str) -> None:
+    if config.gateway.auth == "off" and not is_loopback(host):
+        raise ExposureRefused(
+            f"refusing to listen on {host} with authentication off: set gateway.auth: api-keys (and api-keys), "
+            "or listen on 127.0.0.1"
+        )
+
+
+def init_ray(config: AppConfig, address: str | None) -> str | None:
+    """Join the configured cluster, or start a local Ray with its dashboard; returns the dashboard URL."""
+    target = address or config.ray.address
+    if ray.is_initialized():
+        return None
+    if target:
+        context = ray.init(address=target, namespace=config.ray.namespace, log_to_driver=False, configure_logging=False)
+    else:
+        context = ray.init(
+            address="local",
+            namespace=config.ray.namespace,
+            include_dashboard=True,
+            dashboard_host="127.0.0.1",
+            log_to_driver=False,
+            configure_logging=False,
+        )
+    url = getattr(context, "dashboard_url", None)
+    return f"http://{url}" if url and not str(url).startswith("http") else url
+
+
+@dataclass
+class Gateway:
+    app: Starlette
+    client: HarnessClient
+    audit: SqlAuditStore
+
+
+def build_gateway(config: AppConfig) -> Gateway:
+    audit = SqlAuditStore(config.audit)
+    audit.init_schema()
+    client = HarnessClient(config)
+    return Gateway(create_app(config, client, audit), client, audit)
+
+
+class GatewayThread:
+    """uvicorn in a background thread (the demo and the tests); ``url`` once it listens."""
+
+    def __init__(self, app: Starlette, host: str = "127.0.0.1", port: int = 0) -> None:
+        self._config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False, lifespan="off")
+        self._server = uvicorn.Server(self._config)
+        self._thread = threading.Thread(target=self._server.run, name="gateway", daemon=True)
+
+    def start(self) -> GatewayThread:
+        self._thread.start()
+        deadline = time.monotonic() + STARTUP_TIMEOUT_S
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the gateway did not start")
+            time.sleep(0.02)
+        return self
+
+    @property
+    def url(self) -> str:
+        [server] = self._server.servers
+        host, port = server.sockets[0].getsockname()[:2]
+        return f"http://{host}:{port}"
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(10)
+
+    def wait(self) -> None:
+        while self._thread.is_alive():
+            self._thread.join(0.5)
+
+
+def serve(config: AppConfig, host: str, port: int, ray_address: str | None) -> int:
+    """Run the gateway until interrupted; returns the exit code."""
+    check_exposure(config, host)
+    configure_logging()
+    if config.gateway.auth == "off":
+        print("WARNING: authentication is off (embedded defaults); listening on loopback only.", flush=True)
+    dashboard = init_ray(config, ray_address)
+    gateway = build_gateway(config)
+    server = GatewayThread(gateway.app, host, port).start()
+    print(f"superbiz gateway: {server.url}/  (chat page; POST /api/chat)", flush=True)
+    if dashboard:
+        print(f"Ray dashboard:    {dashboard}", flush=True)
+    try:
+        server.wait()
+    except KeyboardInterrupt:
+        server.stop()
+    finally:
+        gateway.audit.close()
+    return 0

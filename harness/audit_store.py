@@ -1,0 +1,580 @@
+"""The durable audit store: ``AuditSink`` on SQLAlchemy Core, SQLite by default, MySQL/MariaDB through pymysql.
+
+Four tables (``init_schema`` creates them):
+
+* ``chat_session``: one row per session, owned by the principal that claimed it first;
+* ``diagnosis_run``: one row per run, inserted RUNNING at ``run_started`` and completed at ``run_finished``.
+  ``release_outcome`` stays NULL until the run finishes, so a run that crashed mid-way is never SUCCESS;
+* ``agent_step``: one row per model call (metadata only: role, tokens, duration, outcome);
+* ``tool_invocation``: one row per tool call (the columns of the seed's table plus ``tool_call_id``,
+  ``evidence_status`` and ``error_code``); ``output_preview`` is bounded, the raw response is never stored.
+
+Audit records carry metadata, never prompts or raw tool responses. ``previous_turn`` and ``last_turn`` are
+read back from ``diagnosis_run`` (§4.6): its ``published_result`` is the truth source of ``previous_turn``.
+
+Every database call runs in a worker thread (``asyncio.to_thread``) on a small pool. SQLite serialises its
+writers anyway; here the store serialises its own calls with a lock (an in-memory ``sqlite://`` database is
+one shared connection).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    inspect,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.dialects import mysql
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import StaticPool
+
+from config.schema import AuditSettings
+from harness.agent import PreviousTurn
+from harness.audit import ModelStep, RunFinished, RunStarted, ToolInvocation
+from harness.clock import Clock, SystemClock
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+MAX_ERROR_MESSAGE_CHARS = 1000
+MAX_TEXT_CHARS = 16000
+"""A MySQL TEXT holds 65,535 bytes: 16,000 characters of 4-byte UTF-8."""
+PING_TIMEOUT_S = 5.0
+TRUNCATION_MARK = "…"
+
+# -- the schema ------------------------------------------------------------------------------------------------
+
+_DATETIME = DateTime().with_variant(mysql.DATETIME(fsp=6), "mysql", "mariadb")
+_BIGINT_ID = BigInteger().with_variant(Integer(), "sqlite")  # SQLite autoincrements INTEGER PRIMARY KEY only
+_JSON = JSON(none_as_null=True)
+# utf8mb4_bin: ids compare exactly (as on SQLite); a case-insensitive collation would make "Session-A" and
+# "session-a" one session, shared by two principals.
+_TABLE_OPTIONS = {
+    "mysql_engine": "InnoDB",
+    "mysql_charset": "utf8mb4",
+    "mysql_collate": "utf8mb4_bin",
+    "mariadb_engine": "InnoDB",
+    "mariadb_charset": "utf8mb4",
+    "mariadb_collate": "utf8mb4_bin",
+}
+
+METADATA = MetaData()
+
+chat_session = Table(
+    "chat_session",
+    METADATA,
+    Column("session_id", String(64), primary_key=True),
+    Column("principal", String(128), nullable=False),
+    Column("created_at", _DATETIME, nullable=False),
+    Column("last_active_at", _DATETIME, nullable=False),
+    **_TABLE_OPTIONS,
+)
+
+diagnosis_run = Table(
+    "diagnosis_run",
+    METADATA,
+    Column("run_id", String(64), primary_key=True),
+    Column("session_id", String(64), nullable=False),
+    Column("principal", String(128), nullable=False),
+    Column("query", Text, nullable=False),
+    Column("intent", String(32)),
+    Column("status", String(16), nullable=False),
+    Column("release_outcome", String(16)),
+    Column("fallback_type", String(64)),
+    Column("fallback_reason", String(128)),
+    Column("published_result", _JSON),
+    Column("guard_verdict", String(32)),
+    Column("guard_reason", Text),
+    Column("model_calls", Integer),
+    Column("input_tokens", Integer),
+    Column("output_tokens", Integer),
+    Column("total_tokens", Integer),
+    Column("tool_call_count", Integer),
+    Column("total_duration_ms", Integer),
+    Column("started_at", _DATETIME, nullable=False),
+    Column("finished_at", _DATETIME),
+    # The order in which the session's runs finished (1, 2, ...): "the latest finished run" must not depend
+    # on clock resolution (two runs can finish within one tick).
+    Column("finish_seq", BigInteger),
+    # session_id lookups use the leading column of these two indexes.
+    Index("idx_diagnosis_run_session_started", "session_id", "started_at"),
+    Index("idx_diagnosis_run_session_finish", "session_id", "finish_seq"),
+    **_TABLE_OPTIONS,
+)
+
+# The seed's agent_step also has model_input / model_output / thought summaries. They are left out on
+# purpose: the audit never holds prompts or model text, and a column that must stay NULL invites filling it.
+agent_step = Table(
+    "agent_step",
+    METADATA,
+    Column("id", _BIGINT_ID, primary_key=True, autoincrement=True),
+    Column("run_id", String(64), nullable=False),
+    Column("session_id", String(64), nullable=False),
+    Column("step_index", Integer, nullable=False),
+    Column("agent_name", String(32), nullable=False),
+    Column("has_tool_call", Boolean, nullable=False),
+    Column("duration_ms", Integer),
+    Column("input_tokens", Integer),
+    Column("output_tokens", Integer),
+    Column("token_count", Integer),
+    Column("outcome", String(64), nullable=False),
+    Column("created_at", _DATETIME, nullable=False),
+    Index("idx_agent_step_run_id", "run_id"),
+    **_TABLE_OPTIONS,
+)
+
+tool_invocation = Table(
+    "tool_invocation",
+    METADATA,
+    Column("id", _BIGINT_ID, primary_key=True, autoincrement=True),
+    Column("session_id", String(64), nullable=False),
+    Column("run_id", String(64)),
+    Column("step_id", BigInteger),
+    Column("tool_name", String(64), nullable=False),
+    Column("input_params", _JSON, nullable=False),
+    Column("output_preview", Text),
+    Column("output_length", Integer),
+    Column("retrieval_layer", String(8)),
+    Column("l0_match_count", Integer),
+    Column("l1_match_count", Integer),
+    Column("is_truncated", Boolean),
+    Column("relevance_level", String(20)),
+    Column("dedup_reason", String(32)),
+    Column("retrieval_details", _JSON),
+    Column("duration_ms", Integer),
+    Column("success", Boolean),
+    Column("error_message", Text),
+    Column("created_at", _DATETIME, nullable=False),
+    Column("tool_call_id", String(128)),
+    Column("evidence_status", String(32)),
+    Column("error_code", String(64)),
+    Index("idx_session_id", "session_id"),
+    Index("idx_tool_invocation_run_id", "run_id", "id"),
+    Index("idx_tool_name", "tool_name"),
+    Index("idx_retrieval_layer", "retrieval_layer"),
+    **_TABLE_OPTIONS,
+)
+
+TABLES = tuple(METADATA.tables)
+"""The audit tables, in the order a reader meets them."""
+
+
+class AuditSchemaError(Exception):
+    """The database holds an audit table that lacks columns this version writes: it needs a migration."""
+
+
+@dataclass(frozen=True)
+class SchemaChanges:
+    created_tables: tuple[str, ...]
+    created_indexes: tuple[str, ...]
+
+
+# -- helpers ---------------------------------------------------------------------------------------------------
+
+
+def _db_time(moment: datetime) -> datetime:
+    """Stored as naive UTC (MySQL DATETIME has no zone); a naive input is taken as UTC."""
+    return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+
+
+def _row(mapping: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        key: value.replace(tzinfo=UTC) if isinstance(value, datetime) and value.tzinfo is None else value
+        for key, value in mapping.items()
+    }
+
+
+def _clip(value: str | None, limit: int) -> str | None:
+    return value if value is None or len(value) <= limit else value[:limit]
+
+
+def cut_text(value: str, limit: int) -> str:
+    """``value`` if it fits in ``limit`` characters, else its first ``limit - 1`` and a truncation mark."""
+    return value if len(value) <= limit else value[: limit - 1] + TRUNCATION_MARK
+
+
+def bounded_previous_turn(published: Mapping[str, Any], max_chars: int, max_documents: int) -> PreviousTurn:
+    """``previous_turn`` from a run's ``published_result``, deterministically bounded field by field: each text
+    (the query, conclusion, scope, every limitation, every document title) is cut to ``max_chars``; only the
+    first ``max_documents`` source documents are kept. Document ids are never cut (a cut id names nothing).
+    Raises ``ValidationError`` if ``published`` is not a published result."""
+    turn = PreviousTurn.model_validate(dict(published))
+    return PreviousTurn(
+        user_query=cut_text(turn.user_query, max_chars),
+        published_conclusion=None
+        if turn.published_conclusion is None
+        else cut_text(turn.published_conclusion, max_chars),
+        scope=cut_text(turn.scope, max_chars),
+        limitations=[cut_text(item, max_chars) for item in turn.limitations],
+        source_documents=[
+            {key: value if key == "document_id" else cut_text(value, max_chars) for key, value in document.items()}
+            for document in turn.source_documents[:max_documents]
+        ],
+    )
+
+
+def _json_dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _is_memory(url: URL) -> bool:
+    return url.database in (None, "", ":memory:")
+
+
+def connect_url(settings: AuditSettings) -> URL:
+    """The URL the engine connects with: the configured one plus ``username``/``password`` (never logged)."""
+    url = make_url(settings.url)
+    if settings.username is not None:
+        url = url.set(username=settings.username)
+    if settings.password is not None:
+        url = url.set(password=settings.password.reveal())
+    if url.get_backend_name() != "sqlite" and "charset" not in url.query:
+        url = url.update_query_dict({"charset": "utf8mb4"})
+    return url
+
+
+def _create_engine(url: URL) -> Engine:
+    common: dict[str, Any] = {"pool_pre_ping": True, "json_serializer": _json_dumps, "hide_parameters": True}
+    if url.get_backend_name() == "sqlite":
+        if _is_memory(url):
+            return create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False}, **common)
+        database = url.database or ""
+        if not database.startswith("file:"):
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(
+            url, pool_size=2, max_overflow=2, connect_args={"check_same_thread": False, "timeout": 30}, **common
+        )
+        # Several processes (every supervisor of a local cluster) write the same file: WAL lets readers and one
+        # writer work at once instead of failing on "database is locked".
+        event.listen(engine, "connect", lambda connection, _: connection.execute("PRAGMA journal_mode=WAL"))
+        return engine
+    return create_engine(
+        url,
+        pool_size=2,
+        max_overflow=4,
+        pool_timeout=10,
+        pool_recycle=1800,
+        connect_args={"connect_timeout": 5, "read_timeout": 30, "write_timeout": 30},
+        **common,
+    )
+
+
+# -- the store -------------------------------------------------------------------------------------------------
+
+
+class SqlAuditStore:
+    """``AuditSink`` on a SQL database. Construction connects to nothing; call ``init_schema`` once (or run
+    ``superbiz db init``) before the first write."""
+
+    def __init__(self, settings: AuditSettings, clock: Clock | None = None) -> None:
+        self._settings = settings
+        self._clock = clock or SystemClock()
+        url = connect_url(settings)
+        self._sqlite = url.get_backend_name() == "sqlite"
+        self._engine = _create_engine(url)
+        self._lock = threading.Lock()
+
+    @property
+    def url(self) -> str:
+        """The configured URL, without credentials (safe to print)."""
+        return self._settings.url
+
+    @property
+    def engine(self) -> Engine:
+        return self._engine
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    # -- schema ----------------------------------------------------------------------------------------------
+
+    def init_schema(self) -> SchemaChanges:
+        """Create what is missing (tables, and indexes of existing tables); idempotent.
+
+        It never alters an existing column: a table that lacks a column this version writes raises
+        ``AuditSchemaError`` and needs a migration (ALTER TABLE) first.
+        """
+        with self._serialised(), self._engine.begin() as connection:
+            inspector = inspect(connection)
+            existing = set(inspector.get_table_names())
+            missing_columns: list[str] = []
+            for table in METADATA.tables.values():
+                if table.name in existing:
+                    present = {column["name"] for column in inspector.get_columns(table.name)}
+                    missing_columns += [f"{table.name}.{c.name}" for c in table.columns if c.name not in present]
+            if missing_columns:
+                raise AuditSchemaError(
+                    "the audit schema is older than this version (missing "
+                    + ", ".join(missing_columns)
+                    + "): migrate it with ALTER TABLE"
+                )
+            created_tables = tuple(table.name for table in METADATA.tables.values() if table.name not in existing)
+            METADATA.create_all(connection, checkfirst=True)
+            created_indexes: list[str] = []
+            for table in METADATA.tables.values():
+                if table.name in created_tables:
+                    continue
+                present_indexes = {index["name"] for index in inspector.get_indexes(table.name)}
+                for index in sorted(table.indexes, key=lambda index: str(index.name)):
+                    if index.name not in present_indexes:
+                        index.create(connection)
+                        created_indexes.append(str(index.name))
+        return SchemaChanges(created_tables, tuple(created_indexes))
+
+    # -- AuditSink: writes ------------------------------------------------------------------------------------
+
+    async def run_started(self, record: RunStarted) -> None:
+        await self._call(self._run_started, record)
+
+    async def model_step(self, record: ModelStep) -> None:
+        await self._call(self._model_step, record)
+
+    async def tool_invoked(self, record: ToolInvocation) -> None:
+        await self._call(self._tool_invoked, record)
+
+    async def run_finished(self, record: RunFinished) -> None:
+        await self._call(self._run_finished, record)
+
+    # -- AuditSink: reads -------------------------------------------------------------------------------------
+
+    async def last_turn(self, session_id: str) -> tuple[str | None, str | None]:
+        return await self._call(self._last_turn, session_id)
+
+    async def previous_turn(self, session_id: str) -> PreviousTurn | None:
+        return await self._call(self._previous_turn, session_id)
+
+    async def session_owner(self, session_id: str) -> str | None:
+        return await self._call(self._session_owner, session_id)
+
+    async def claim_session(self, session_id: str, principal: str) -> bool:
+        return await self._call(self._claim_session, session_id, principal)
+
+    async def ping(self) -> bool:
+        try:
+            return await asyncio.wait_for(self._call(self._ping), PING_TIMEOUT_S)
+        except Exception as exc:
+            log.warning("audit store unreachable: %s", type(exc).__name__)
+            return False
+
+    # -- readers for tests and tooling ------------------------------------------------------------------------
+
+    async def run(self, run_id: str) -> dict[str, Any] | None:
+        rows = await self._call(self._select, select(diagnosis_run).where(diagnosis_run.c.run_id == run_id))
+        return rows[0] if rows else None
+
+    async def steps(self, run_id: str) -> list[dict[str, Any]]:
+        return await self._call(
+            self._select, select(agent_step).where(agent_step.c.run_id == run_id).order_by(agent_step.c.id)
+        )
+
+    async def tool_invocations(self, run_id: str) -> list[dict[str, Any]]:
+        query = select(tool_invocation).where(tool_invocation.c.run_id == run_id).order_by(tool_invocation.c.id)
+        return await self._call(self._select, query)
+
+    # -- the work, in a worker thread ---------------------------------------------------------------------------
+
+    async def _call(self, work: Callable[..., T], *args: Any) -> T:
+        return await asyncio.to_thread(self._serialised_call, work, *args)
+
+    def _serialised_call(self, work: Callable[..., T], *args: Any) -> T:
+        with self._serialised():
+            return work(*args)
+
+    @contextlib.contextmanager
+    def _serialised(self) -> Iterator[None]:
+        if self._sqlite:
+            with self._lock:
+                yield
+        else:
+            yield
+
+    def _run_started(self, record: RunStarted) -> None:
+        started = _db_time(record.started_at)
+        self._touch_session(record.session_id, record.principal, started)
+        with self._engine.begin() as connection:
+            connection.execute(
+                insert(diagnosis_run).values(
+                    run_id=record.run_id,
+                    session_id=record.session_id,
+                    principal=record.principal,
+                    query=_clip(record.query, MAX_TEXT_CHARS),
+                    status="RUNNING",
+                    started_at=started,
+                )
+            )
+
+    def _touch_session(self, session_id: str, principal: str, moment: datetime) -> None:
+        """Insert the session if it is new, else move its ``last_active_at`` (never its owner)."""
+        touch = update(chat_session).where(chat_session.c.session_id == session_id).values(last_active_at=moment)
+        with self._engine.begin() as connection:
+            if connection.execute(touch).rowcount:
+                return
+        try:
+            with self._engine.begin() as connection:
+                connection.execute(
+                    insert(chat_session).values(
+                        session_id=session_id, principal=principal, created_at=moment, last_active_at=moment
+                    )
+                )
+        except IntegrityError:  # created meanwhile by a concurrent claim
+            with self._engine.begin() as connection:
+                connection.execute(touch)
+
+    def _model_step(self, record: ModelStep) -> None:
+        with self._engine.begin() as connection:
+            connection.execute(
+                insert(agent_step).values(
+                    run_id=record.run_id,
+                    session_id=record.session_id,
+                    step_index=record.step_index,
+                    agent_name=_clip(record.role, 32),
+                    has_tool_call=record.has_tool_call,
+                    duration_ms=record.duration_ms,
+                    input_tokens=record.input_tokens,
+                    output_tokens=record.output_tokens,
+                    token_count=record.input_tokens + record.output_tokens,
+                    outcome=_clip(record.outcome, 64),
+                    created_at=_db_time(self._clock.now()),
+                )
+            )
+
+    def _tool_invoked(self, record: ToolInvocation) -> None:
+        with self._engine.begin() as connection:
+            connection.execute(
+                insert(tool_invocation).values(
+                    session_id=record.session_id,
+                    run_id=record.run_id,
+                    step_id=None,
+                    tool_name=_clip(record.tool_name, 64),
+                    input_params=dict(record.input_params),
+                    output_preview=cut_text(record.output_preview, self._settings.preview_chars),
+                    output_length=record.output_length,
+                    is_truncated=record.is_truncated,
+                    retrieval_details={"evidence_status": record.evidence_status, "tool_call_id": record.tool_call_id},
+                    duration_ms=record.duration_ms,
+                    success=record.success,
+                    error_message=_clip(record.error_message, MAX_ERROR_MESSAGE_CHARS),
+                    created_at=_db_time(self._clock.now()),
+                    tool_call_id=_clip(record.tool_call_id, 128),
+                    evidence_status=_clip(record.evidence_status, 32),
+                    error_code=_clip(record.error_code, 64),
+                )
+            )
+
+    def _run_finished(self, record: RunFinished) -> None:
+        with self._engine.begin() as connection:
+            last = connection.execute(
+                select(func.max(diagnosis_run.c.finish_seq)).where(diagnosis_run.c.session_id == record.session_id)
+            ).scalar()
+            updated = connection.execute(
+                update(diagnosis_run)
+                .where(diagnosis_run.c.run_id == record.run_id)
+                .values(
+                    intent=_clip(record.intent, 32),
+                    status=record.status,
+                    release_outcome=record.status,
+                    fallback_type=_clip(record.fallback_type, 64),
+                    fallback_reason=_clip(record.fallback_reason, 128),
+                    published_result=dict(record.published_result) if record.published_result else None,
+                    guard_verdict=_clip(record.guard_verdict, 32),
+                    guard_reason=_clip(record.guard_reason, MAX_TEXT_CHARS),
+                    model_calls=record.model_calls,
+                    input_tokens=record.input_tokens,
+                    output_tokens=record.output_tokens,
+                    total_tokens=record.input_tokens + record.output_tokens,
+                    tool_call_count=record.tool_calls,
+                    total_duration_ms=record.duration_ms,
+                    finished_at=_db_time(record.finished_at),
+                    finish_seq=(last or 0) + 1,
+                )
+            ).rowcount
+        if not updated:
+            log.warning("run finished without a started record", extra={"run_id": record.run_id})
+
+    def _latest_finished(self, session_id: str, *columns: Any, diagnosis_only: bool = False) -> Any:
+        query = select(*columns).where(
+            diagnosis_run.c.session_id == session_id, diagnosis_run.c.release_outcome.is_not(None)
+        )
+        if diagnosis_only:
+            query = query.where(diagnosis_run.c.intent == "DIAGNOSIS")
+        query = query.order_by(
+            diagnosis_run.c.finish_seq.desc(), diagnosis_run.c.finished_at.desc(), diagnosis_run.c.run_id.desc()
+        ).limit(1)
+        with self._engine.connect() as connection:
+            return connection.execute(query).first()
+
+    def _last_turn(self, session_id: str) -> tuple[str | None, str | None]:
+        row = self._latest_finished(session_id, diagnosis_run.c.intent, diagnosis_run.c.query)
+        return (row.intent, row.query) if row is not None else (None, None)
+
+    def _previous_turn(self, session_id: str) -> PreviousTurn | None:
+        row = self._latest_finished(
+            session_id, diagnosis_run.c.release_outcome, diagnosis_run.c.published_result, diagnosis_only=True
+        )
+        if row is None or row.release_outcome != "SUCCESS" or not row.published_result:
+            return None
+        try:
+            return bounded_previous_turn(
+                row.published_result, self._settings.previous_turn_chars, self._settings.previous_turn_documents
+            )
+        except (ValidationError, TypeError):
+            log.warning("published_result is not a previous turn; ignored", extra={"session_id": session_id})
+            return None
+
+    def _session_owner(self, session_id: str) -> str | None:
+        with self._engine.connect() as connection:
+            return connection.execute(
+                select(chat_session.c.principal).where(chat_session.c.session_id == session_id)
+            ).scalar_one_or_none()
+
+    def _claim_session(self, session_id: str, principal: str) -> bool:
+        now = _db_time(self._clock.now())
+        try:
+            with self._engine.begin() as connection:
+                connection.execute(
+                    insert(chat_session).values(
+                        session_id=session_id, principal=principal, created_at=now, last_active_at=now
+                    )
+                )
+            return True
+        except IntegrityError:  # the session exists: it is ours or it is not
+            return self._session_owner(session_id) == principal
+
+    def _ping(self) -> bool:
+        with self._engine.connect() as connection:
+            connection.execute(text("SELECT 1"))
+        return True
+
+    def _select(self, query: Any) -> list[dict[str, Any]]:
+        with self._engine.connect() as connection:
+            return [_row(row._mapping) for row in connection.execute(query)]

@@ -1,0 +1,630 @@
+"""The durable audit store: one contract suite on SQLite (a temporary file) and on the private MariaDB.
+
+The previous_turn, last_turn and session-ownership rules run on ``MemoryAudit`` too, so the in-process sink
+and the durable one cannot drift apart. Every record of one test finishes at the same instant: "the latest
+finished run" must never depend on clock resolution.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+import yaml
+
+from config.loader import parse_config
+from config.schema import AuditSettings
+from harness.agent import PreviousTurn
+from harness.audit import AuditSink, MemoryAudit, ModelStep, RunFinished, RunStarted, ToolInvocation
+from harness.audit_store import (
+    METADATA,
+    TABLES,
+    TRUNCATION_MARK,
+    AuditSchemaError,
+    SqlAuditStore,
+    chat_session,
+)
+from harness.clock import ManualClock
+from tests.services import MariaDBServer, free_port
+
+AT = datetime(2026, 7, 21, 2, 30, 0, 123456, tzinfo=UTC)
+AUDIT_DATABASE = "audit_test"
+SQL_BACKENDS = ["sqlite", "mariadb"]
+ALL_SINKS = ["memory", *SQL_BACKENDS]
+
+PUBLISHED = PreviousTurn(
+    user_query="订单 order-123 支付超时，帮我排查",
+    published_conclusion="支付超时与连接池耗尽有关",
+    scope="order-service，最近 30 分钟",
+    limitations=["尚未取得长事务数据"],
+    source_documents=[{"document_id": "payment-timeout-guide", "title": "支付超时排查手册"}],
+).model_dump()
+
+
+# -- fixtures ---------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mariadb_url(mariadb_server: MariaDBServer) -> str:
+    with mariadb_server.connect() as connection, connection.cursor() as cursor:
+        cursor.execute(f"DROP DATABASE IF EXISTS {AUDIT_DATABASE}")
+        cursor.execute(f"CREATE DATABASE {AUDIT_DATABASE}")  # the server's default charset: the tables set theirs
+    return f"mysql+pymysql://127.0.0.1:{mariadb_server.port}/{AUDIT_DATABASE}"
+
+
+def _settings(request: pytest.FixtureRequest, backend: str, tmp_path: Path, **bounds: Any) -> AuditSettings:
+    if backend == "sqlite":
+        return AuditSettings(url=f"sqlite:///{tmp_path}/audit/superbiz-audit.db", **bounds)
+    return AuditSettings(url=request.getfixturevalue("mariadb_url"), username="root", **bounds)
+
+
+def _fresh(settings: AuditSettings) -> SqlAuditStore:
+    store = SqlAuditStore(settings, ManualClock(AT))
+    METADATA.drop_all(store.engine)
+    store.init_schema()
+    return store
+
+
+@pytest.fixture(params=SQL_BACKENDS)
+def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """``make_store(**bounds)``: an empty store on the parametrised backend."""
+    stores: list[SqlAuditStore] = []
+
+    def make(**bounds: Any) -> SqlAuditStore:
+        store = _fresh(_settings(request, request.param, tmp_path, **bounds))
+        stores.append(store)
+        return store
+
+    yield make
+    for store in stores:
+        store.close()
+
+
+@pytest.fixture
+def store(make_store: Any) -> SqlAuditStore:
+    return make_store()
+
+
+@pytest.fixture(params=ALL_SINKS)
+def sink(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[AuditSink]:
+    if request.param == "memory":
+        yield MemoryAudit()
+        return
+    store = _fresh(_settings(request, request.param, tmp_path))
+    yield store
+    store.close()
+
+
+# -- records ----------------------------------------------------------------------------------------------------
+
+
+def started(run_id: str, session_id: str = "session-1", principal: str = "alice", query: str = "q") -> RunStarted:
+    return RunStarted(run_id, session_id, principal, query, AT)
+
+
+def finished(
+    run_id: str,
+    session_id: str = "session-1",
+    intent: str | None = "DIAGNOSIS",
+    status: str = "SUCCESS",
+    published: dict[str, Any] | None = None,
+) -> RunFinished:
+    fallback_type = "EVIDENCE_VALIDATION_FAILED" if status == "FALLBACK" else None
+    return RunFinished(
+        run_id=run_id,
+        session_id=session_id,
+        intent=intent,
+        status=status,
+        fallback_type=fallback_type,
+        fallback_reason=None if status == "SUCCESS" else "SOME_REASON",
+        published_result=published,
+        model_calls=3,
+        input_tokens=100,
+        output_tokens=20,
+        tool_calls=2,
+        duration_ms=1500,
+        finished_at=AT,
+    )
+
+
+async def complete(
+    sink: AuditSink,
+    run_id: str,
+    intent: str | None = "DIAGNOSIS",
+    status: str = "SUCCESS",
+    published: dict[str, Any] | None = None,
+    session_id: str = "session-1",
+    query: str = "q",
+) -> None:
+    await sink.run_started(started(run_id, session_id, query=query))
+    await sink.run_finished(finished(run_id, session_id, intent, status, published))
+
+
+def tool_record(run_id: str, **changes: Any) -> ToolInvocation:
+    record = ToolInvocation(
+        run_id=run_id,
+        session_id="session-1",
+        tool_call_id="call_knowledge_1",
+        tool_name="lookup_knowledge",
+        input_params={"query": "支付超时", "api_key": "[REDACTED]"},
+        output_preview="证据" * 400,
+        output_length=5321,
+        evidence_status="OK",
+        is_truncated=True,
+        duration_ms=42,
+        success=True,
+        error_code=None,
+        error_message=None,
+    )
+    return replace(record, **changes)
+
+
+# -- the run lifecycle --------------------------------------------------------------------------------------------
+
+
+async def test_a_run_writes_its_rows(make_store: Any) -> None:
+    store = make_store(preview_chars=50)
+    await store.run_started(started("run-1", query="订单 order-123 支付超时 🙂"))
+
+    row = await store.run("run-1")
+    assert row is not None
+    assert (row["status"], row["release_outcome"], row["finished_at"], row["intent"]) == ("RUNNING", None, None, None)
+    assert (row["session_id"], row["principal"], row["query"], row["started_at"]) == (
+        "session-1",
+        "alice",
+        "订单 order-123 支付超时 🙂",
+        AT,
+    )
+    assert await store.session_owner("session-1") == "alice"
+
+    await store.model_step(ModelStep("run-1", "session-1", 1, "router", 12, 300, 8, False, "OK"))
+    await store.model_step(ModelStep("run-1", "session-1", 2, "agent", 40, 900, 60, True, "TIMEOUT"))
+    await store.tool_invoked(tool_record("run-1"))
+    failed = tool_record(
+        "run-1",
+        tool_call_id="call_mysql_1",
+        tool_name="query_mysql",
+        input_params={"sql": "SELECT 1", "params": []},
+        output_preview="",
+        output_length=0,
+        evidence_status="ERROR",
+        is_truncated=False,
+        success=False,
+        error_code="QUERY_TIMEOUT",
+        error_message="查询超时",
+    )
+    await store.tool_invoked(failed)
+    await store.run_finished(
+        replace(finished("run-1", published=PUBLISHED), guard_verdict="SUPPORTED", guard_reason="all claims backed")
+    )
+
+    row = await store.run("run-1")
+    assert row is not None
+    assert {key: row[key] for key in ("status", "release_outcome", "intent", "fallback_type", "fallback_reason")} == {
+        "status": "SUCCESS",
+        "release_outcome": "SUCCESS",
+        "intent": "DIAGNOSIS",
+        "fallback_type": None,
+        "fallback_reason": None,
+    }
+    assert row["published_result"] == PUBLISHED
+    assert (row["guard_verdict"], row["guard_reason"]) == ("SUPPORTED", "all claims backed")
+    assert (row["model_calls"], row["input_tokens"], row["output_tokens"], row["total_tokens"]) == (3, 100, 20, 120)
+    assert (row["tool_call_count"], row["total_duration_ms"], row["finished_at"]) == (2, 1500, AT)
+
+    steps = await store.steps("run-1")
+    assert [(s["step_index"], s["agent_name"], s["has_tool_call"], s["outcome"]) for s in steps] == [
+        (1, "router", False, "OK"),
+        (2, "agent", True, "TIMEOUT"),
+    ]
+    assert [(s["input_tokens"], s["output_tokens"], s["token_count"], s["duration_ms"]) for s in steps] == [
+        (300, 8, 308, 12),
+        (900, 60, 960, 40),
+    ]
+    assert all(s["session_id"] == "session-1" and s["created_at"] == AT for s in steps)
+
+    ok, error = await store.tool_invocations("run-1")
+    assert ok["tool_name"] == "lookup_knowledge" and ok["tool_call_id"] == "call_knowledge_1"
+    assert ok["input_params"] == {"query": "支付超时", "api_key": "[REDACTED]"}
+    assert ok["output_preview"] == "证据" * 24 + "证" + TRUNCATION_MARK
+    assert (ok["output_length"], ok["is_truncated"], ok["duration_ms"], ok["success"]) == (5321, True, 42, True)
+    assert ok["retrieval_details"] == {"evidence_status": "OK", "tool_call_id": "call_knowledge_1"}
+    assert (ok["evidence_status"], ok["error_code"], ok["error_message"], ok["step_id"]) == ("OK", None, None, None)
+    assert (ok["session_id"], ok["run_id"], ok["created_at"]) == ("session-1", "run-1", AT)
+    assert (error["success"], error["error_code"], error["error_message"]) == (False, "QUERY_TIMEOUT", "查询超时")
+    assert (error["evidence_status"], error["output_preview"], error["output_length"]) == ("ERROR", "", 0)
+    assert error["retrieval_details"] == {"evidence_status": "ERROR", "tool_call_id": "call_mysql_1"}
+
+
+@pytest.mark.parametrize("status", ["FALLBACK", "FAILED", "CANCELLED"])
+async def test_the_release_outcome_is_the_terminal_status(store: SqlAuditStore, status: str) -> None:
+    await complete(store, "run-1", status=status)
+
+    row = await store.run("run-1")
+    assert row is not None
+    assert (row["status"], row["release_outcome"], row["published_result"]) == (status, status, None)
+
+
+async def test_a_run_that_never_finishes_is_never_success(store: SqlAuditStore) -> None:
+    await store.run_started(started("run-1"))
+    await store.model_step(ModelStep("run-1", "session-1", 1, "router", 12, 300, 8, False, "OK"))
+
+    row = await store.run("run-1")
+    assert row is not None
+    assert (row["status"], row["release_outcome"], row["finished_at"]) == ("RUNNING", None, None)
+    assert await store.previous_turn("session-1") is None
+    assert await store.last_turn("session-1") == (None, None)
+
+
+async def test_a_second_session_run_touches_the_session_without_changing_its_owner(store: SqlAuditStore) -> None:
+    await store.run_started(started("run-1"))
+    await store.run_started(replace(started("run-2", principal="bob"), started_at=AT + timedelta(minutes=5)))
+
+    assert await store.session_owner("session-1") == "alice"
+    with store.engine.connect() as connection:
+        row = connection.execute(sa.select(chat_session)).one()
+    assert row.last_active_at - row.created_at == timedelta(minutes=5)
+
+
+async def test_run_ids_are_unique(store: SqlAuditStore) -> None:
+    await store.run_started(started("run-1"))
+
+    with pytest.raises(sa.exc.IntegrityError):
+        await store.run_started(started("run-1"))
+
+
+async def test_a_finish_without_a_start_writes_nothing(store: SqlAuditStore) -> None:
+    await store.run_finished(finished("ghost", published=PUBLISHED))
+
+    assert await store.run("ghost") is None
+    assert await store.previous_turn("session-1") is None
+
+
+async def test_readers_of_an_unknown_run_are_empty(store: SqlAuditStore) -> None:
+    assert await store.run("nope") is None
+    assert await store.steps("nope") == []
+    assert await store.tool_invocations("nope") == []
+
+
+# -- previous_turn (§4.6) -------------------------------------------------------------------------------------------
+
+
+async def test_no_previous_turn_in_a_new_session(sink: AuditSink) -> None:
+    assert await sink.previous_turn("session-1") is None
+
+
+async def test_a_successful_diagnosis_is_the_previous_turn(sink: AuditSink) -> None:
+    await complete(sink, "run-1", published=PUBLISHED)
+
+    assert await sink.previous_turn("session-1") == PreviousTurn.model_validate(PUBLISHED)
+
+
+@pytest.mark.parametrize("status", ["FALLBACK", "FAILED", "CANCELLED"])
+async def test_a_later_unsuccessful_diagnosis_resets_the_previous_turn(sink: AuditSink, status: str) -> None:
+    await complete(sink, "run-1", published=PUBLISHED)
+    await complete(sink, "run-2", status=status)
+
+    assert await sink.previous_turn("session-1") is None
+
+
+async def test_a_later_success_replaces_a_reset(sink: AuditSink) -> None:
+    newer = {**PUBLISHED, "user_query": "那退款服务呢？", "published_conclusion": "退款服务正常"}
+    await complete(sink, "run-1", published=PUBLISHED)
+    await complete(sink, "run-2", status="FALLBACK")
+    await complete(sink, "run-3", published=newer)
+
+    assert await sink.previous_turn("session-1") == PreviousTurn.model_validate(newer)
+
+
+@pytest.mark.parametrize("intent", ["KNOWLEDGE_QUERY", "SYSTEM_CHAT", None])
+@pytest.mark.parametrize("status", ["SUCCESS", "FALLBACK", "FAILED"])
+async def test_other_runs_in_between_keep_the_previous_turn(sink: AuditSink, intent: str | None, status: str) -> None:
+    await complete(sink, "run-1", published=PUBLISHED)
+    await complete(sink, "run-2", intent=intent, status=status)
+
+    assert await sink.previous_turn("session-1") == PreviousTurn.model_validate(PUBLISHED)
+
+
+async def test_a_success_without_a_published_result_is_no_previous_turn(sink: AuditSink) -> None:
+    await complete(sink, "run-1", published=PUBLISHED)
+    await complete(sink, "run-2", published=None)
+
+    assert await sink.previous_turn("session-1") is None
+
+
+async def test_a_running_diagnosis_does_not_hide_the_previous_turn(sink: AuditSink) -> None:
+    await complete(sink, "run-1", published=PUBLISHED)
+    await sink.run_started(started("run-2"))
+
+    assert await sink.previous_turn("session-1") == PreviousTurn.model_validate(PUBLISHED)
+
+
+async def test_the_previous_turn_belongs_to_its_session(sink: AuditSink) -> None:
+    await complete(sink, "run-1", published=PUBLISHED, session_id="session-1")
+    await complete(sink, "run-2", status="FAILED", session_id="session-2")
+
+    assert await sink.previous_turn("session-1") == PreviousTurn.model_validate(PUBLISHED)
+    assert await sink.previous_turn("session-2") is None
+    assert await sink.previous_turn("session-3") is None
+
+
+async def test_the_previous_turn_is_bounded_field_by_field(make_store: Any) -> None:
+    store = make_store(previous_turn_chars=10, previous_turn_documents=2)
+    published = PreviousTurn(
+        user_query="订单 order-123 支付超时，帮我排查一下",
+        published_conclusion="短结论",
+        scope="order-service，最近 30 分钟",
+        limitations=["尚未取得长事务数据，也没有慢查询日志", "无"],
+        source_documents=[
+            {"document_id": "payment-timeout-guide-with-a-long-id", "title": "支付超时排查手册（第二版）"},
+            {"document_id": "pool", "title": "连接池"},
+            {"document_id": "third", "title": "第三篇"},
+        ],
+    ).model_dump()
+    await complete(store, "run-1", published=published)
+
+    turn = await store.previous_turn("session-1")
+
+    assert turn == PreviousTurn(
+        user_query="订单 order-" + TRUNCATION_MARK,
+        published_conclusion="短结论",
+        scope="order-ser" + TRUNCATION_MARK,
+        limitations=["尚未取得长事务数据" + TRUNCATION_MARK, "无"],
+        source_documents=[
+            {"document_id": "payment-timeout-guide-with-a-long-id", "title": "支付超时排查手册（" + TRUNCATION_MARK},
+            {"document_id": "pool", "title": "连接池"},
+        ],
+    )
+    row = await store.run("run-1")
+    assert row is not None and row["published_result"] == published  # stored whole; bounded when read
+
+
+async def test_no_source_documents_when_none_are_allowed(make_store: Any) -> None:
+    store = make_store(previous_turn_documents=0)
+    await complete(store, "run-1", published=PUBLISHED)
+
+    turn = await store.previous_turn("session-1")
+    assert turn is not None and turn.source_documents == [] and turn.scope == PUBLISHED["scope"]
+
+
+async def test_a_corrupt_published_result_is_no_previous_turn(store: SqlAuditStore) -> None:
+    await complete(store, "run-1", published={"user_query": "q", "tool_call_id": "call_1"})
+
+    assert await store.previous_turn("session-1") is None
+
+
+# -- last_turn ---------------------------------------------------------------------------------------------------
+
+
+async def test_last_turn_of_a_new_session(sink: AuditSink) -> None:
+    assert await sink.last_turn("session-1") == (None, None)
+
+
+async def test_last_turn_is_the_latest_finished_run_whatever_its_intent(sink: AuditSink) -> None:
+    await complete(sink, "run-1", published=PUBLISHED, query="订单 order-123 支付超时")
+    assert await sink.last_turn("session-1") == ("DIAGNOSIS", "订单 order-123 支付超时")
+
+    await complete(sink, "run-2", intent="KNOWLEDGE_QUERY", query="错误码 E102 是什么")
+    await sink.run_started(started("run-3", query="还在跑"))
+    assert await sink.last_turn("session-1") == ("KNOWLEDGE_QUERY", "错误码 E102 是什么")
+
+    await complete(sink, "run-4", intent=None, status="FAILED", query="路由失败")
+    assert await sink.last_turn("session-1") == (None, "路由失败")
+    assert await sink.last_turn("session-2") == (None, None)
+
+
+# -- session ownership ---------------------------------------------------------------------------------------------
+
+
+async def test_a_new_session_is_claimed_by_its_first_principal(sink: AuditSink) -> None:
+    assert await sink.session_owner("session-1") is None
+    assert await sink.claim_session("session-1", "alice") is True
+    assert await sink.claim_session("session-1", "alice") is True
+    assert await sink.session_owner("session-1") == "alice"
+
+
+async def test_another_principal_is_refused(sink: AuditSink) -> None:
+    assert await sink.claim_session("session-1", "alice") is True
+    assert await sink.claim_session("session-1", "bob") is False
+    assert await sink.session_owner("session-1") == "alice"
+    assert await sink.claim_session("session-2", "bob") is True
+
+
+async def test_session_ids_compare_exactly(sink: AuditSink) -> None:
+    assert await sink.claim_session("Session-A", "alice") is True
+    assert await sink.claim_session("session-a", "bob") is True
+    assert (await sink.session_owner("Session-A"), await sink.session_owner("session-a")) == ("alice", "bob")
+
+
+async def test_the_first_run_of_an_unclaimed_session_owns_it(sink: AuditSink) -> None:
+    await sink.run_started(started("run-1", principal="alice"))
+
+    assert await sink.session_owner("session-1") == "alice"
+    assert await sink.claim_session("session-1", "bob") is False
+
+
+async def test_a_run_does_not_take_over_a_claimed_session(sink: AuditSink) -> None:
+    assert await sink.claim_session("session-1", "alice") is True
+    await sink.run_started(started("run-1", principal="bob"))
+
+    assert await sink.session_owner("session-1") == "alice"
+
+
+async def test_concurrent_claims_have_exactly_one_winner(sink: AuditSink) -> None:
+    principals = ["alice", "bob", "carol", "dave"]
+    for round_ in range(8):
+        session_id = f"race-{round_}-{uuid.uuid4().hex[:8]}"
+        results = await asyncio.gather(*(sink.claim_session(session_id, principal) for principal in principals))
+        assert sum(results) == 1, results
+        winner = principals[results.index(True)]
+        assert await sink.session_owner(session_id) == winner
+        assert await sink.claim_session(session_id, winner) is True
+
+
+async def test_ping(sink: AuditSink) -> None:
+    assert await sink.ping() is True
+
+
+# -- the schema ----------------------------------------------------------------------------------------------------
+
+EXPECTED_COLUMNS = {
+    "chat_session": {"session_id", "principal", "created_at", "last_active_at"},
+    "diagnosis_run": {
+        "run_id", "session_id", "principal", "query", "intent", "status", "release_outcome", "fallback_type",
+        "fallback_reason", "published_result", "guard_verdict", "guard_reason", "model_calls", "input_tokens",
+        "output_tokens", "total_tokens", "tool_call_count", "total_duration_ms", "started_at", "finished_at",
+        "finish_seq",
+    },
+    "agent_step": {
+        "id", "run_id", "session_id", "step_index", "agent_name", "has_tool_call", "duration_ms", "input_tokens",
+        "output_tokens", "token_count", "outcome", "created_at",
+    },
+    "tool_invocation": {
+        "id", "session_id", "run_id", "step_id", "tool_name", "input_params", "output_preview", "output_length",
+        "retrieval_layer", "l0_match_count", "l1_match_count", "is_truncated", "relevance_level", "dedup_reason",
+        "retrieval_details", "duration_ms", "success", "error_message", "created_at", "tool_call_id",
+        "evidence_status", "error_code",
+    },
+}  # fmt: skip
+EXPECTED_INDEXES = {
+    "diagnosis_run": {
+        "idx_diagnosis_run_session_started": ["session_id", "started_at"],
+        "idx_diagnosis_run_session_finish": ["session_id", "finish_seq"],
+    },
+    "agent_step": {"idx_agent_step_run_id": ["run_id"]},
+    "tool_invocation": {
+        "idx_session_id": ["session_id"],
+        "idx_tool_invocation_run_id": ["run_id", "id"],
+        "idx_tool_name": ["tool_name"],
+        "idx_retrieval_layer": ["retrieval_layer"],
+    },
+}
+
+
+def test_the_database_holds_the_expected_tables_columns_and_indexes(store: SqlAuditStore) -> None:
+    inspector = sa.inspect(store.engine)
+
+    assert set(inspector.get_table_names()) == set(TABLES) == set(EXPECTED_COLUMNS)
+    for table, columns in EXPECTED_COLUMNS.items():
+        assert {column["name"] for column in inspector.get_columns(table)} == columns, table
+        indexes = {index["name"]: index["column_names"] for index in inspector.get_indexes(table)}
+        assert indexes == EXPECTED_INDEXES.get(table, {}), table
+    assert inspector.get_pk_constraint("diagnosis_run")["constrained_columns"] == ["run_id"]
+    assert inspector.get_pk_constraint("chat_session")["constrained_columns"] == ["session_id"]
+
+
+def test_no_raw_response_or_prompt_column_anywhere(store: SqlAuditStore) -> None:
+    inspector = sa.inspect(store.engine)
+    names = {column["name"] for table in inspector.get_table_names() for column in inspector.get_columns(table)}
+
+    assert not {name for name in names if "raw" in name or "prompt" in name or name.startswith("model_")} - {
+        "model_calls"
+    }
+    assert "raw_response" not in names and "model_input" not in names and "model_output" not in names
+
+
+def test_init_schema_is_idempotent(store: SqlAuditStore) -> None:
+    changes = store.init_schema()
+
+    assert (changes.created_tables, changes.created_indexes) == ((), ())
+
+
+async def test_init_schema_keeps_the_data(store: SqlAuditStore) -> None:
+    await complete(store, "run-1", published=PUBLISHED)
+
+    store.init_schema()
+
+    assert await store.previous_turn("session-1") == PreviousTurn.model_validate(PUBLISHED)
+
+
+def test_init_schema_creates_what_is_missing(store: SqlAuditStore) -> None:
+    with store.engine.begin() as connection:
+        METADATA.tables["agent_step"].drop(connection)
+        [index] = [index for index in METADATA.tables["tool_invocation"].indexes if index.name == "idx_tool_name"]
+        index.drop(connection)
+    changes = store.init_schema()
+    assert (changes.created_tables, changes.created_indexes) == (("agent_step",), ("idx_tool_name",))
+    assert "idx_tool_name" in {index["name"] for index in sa.inspect(store.engine).get_indexes("tool_invocation")}
+
+
+def test_init_schema_refuses_a_table_that_needs_a_migration(store: SqlAuditStore) -> None:
+    with store.engine.begin() as connection:
+        connection.execute(sa.text("DROP TABLE chat_session"))
+        connection.execute(sa.text("CREATE TABLE chat_session (session_id VARCHAR(64) PRIMARY KEY)"))
+
+    with pytest.raises(AuditSchemaError, match=r"chat_session\.principal.*migrate"):
+        store.init_schema()
+
+
+# -- backends ------------------------------------------------------------------------------------------------------
+
+
+def test_the_sqlite_folder_is_created(tmp_path: Path) -> None:
+    path = tmp_path / "nested" / "var" / "audit.db"
+    store = SqlAuditStore(AuditSettings(url=f"sqlite:///{path}"))
+    try:
+        store.init_schema()
+    finally:
+        store.close()
+    assert path.is_file()
+
+
+async def test_an_in_memory_sqlite_is_one_database_across_threads() -> None:
+    store = SqlAuditStore(AuditSettings(url="sqlite://"), ManualClock(AT))
+    try:
+        store.init_schema()
+        await asyncio.gather(*(complete(store, f"run-{n}", published=PUBLISHED) for n in range(10)))
+        assert await store.previous_turn("session-1") == PreviousTurn.model_validate(PUBLISHED)
+        assert len([n for n in range(10) if await store.run(f"run-{n}") is not None]) == 10
+    finally:
+        store.close()
+
+
+async def test_ping_fails_when_the_database_is_unreachable() -> None:
+    store = SqlAuditStore(AuditSettings(url=f"mysql+pymysql://127.0.0.1:{free_port()}/audit", username="root"))
+    try:
+        assert await store.ping() is False
+    finally:
+        store.close()
+
+
+async def test_the_mariadb_dialect_url_works(mariadb_url: str) -> None:
+    url = mariadb_url.replace("mysql+pymysql://", "mariadb+pymysql://")
+    store = _fresh(AuditSettings(url=url, username="root"))
+    try:
+        await complete(store, "run-1", published=PUBLISHED)
+        assert await store.previous_turn("session-1") == PreviousTurn.model_validate(PUBLISHED)
+    finally:
+        store.close()
+
+
+async def test_a_password_from_the_environment_is_joined_at_connect(
+    mariadb_server: MariaDBServer, mariadb_url: str
+) -> None:
+    password = "audit-Pw-never-shown"
+    with mariadb_server.connect() as connection, connection.cursor() as cursor:
+        cursor.execute("DROP USER IF EXISTS 'superbiz_audit'@'127.0.0.1'")
+        cursor.execute(f"CREATE USER 'superbiz_audit'@'127.0.0.1' IDENTIFIED BY '{password}'")
+        cursor.execute(f"GRANT ALL ON {AUDIT_DATABASE}.* TO 'superbiz_audit'@'127.0.0.1'")
+    text = yaml.safe_dump(
+        {"audit": {"url": mariadb_url, "username": "superbiz_audit", "password": "${AUDIT_DB_PASSWORD}"}}
+    )
+    settings = parse_config(text, {"AUDIT_DB_PASSWORD": password}).audit
+    store = SqlAuditStore(settings)
+    try:
+        assert await store.ping() is True
+        assert password not in store.url and password not in repr(store.engine) and password not in repr(store)
+    finally:
+        store.close()
+    wrong = SqlAuditStore(parse_config(text, {"AUDIT_DB_PASSWORD": "wrong"}).audit)
+    try:
+        assert await wrong.ping() is False
+    finally:
+        wrong.close()
