@@ -19,6 +19,13 @@ def unique(name: str) -> str:
     return f"{name}_{uuid.uuid4().hex[:8]}"
 
 
+def wait_for_in_flight(actor: object, count: int) -> None:
+    deadline = time.monotonic() + 30
+    while ray.get(actor.stats.remote())["in_flight"] < count:  # type: ignore[attr-defined]
+        assert time.monotonic() < deadline, "the call never started"
+        time.sleep(0.02)
+
+
 def test_five_times_the_limit_never_exceeds_it(ray_session: None) -> None:
     limit, pending = 2, 3
     name = unique("slow_echo")
@@ -26,12 +33,11 @@ def test_five_times_the_limit_never_exceeds_it(ray_session: None) -> None:
         name, functools.partial(slow_echo_tool, 0.6), ToolRuntime(concurrency=limit, max_pending=pending), NAMESPACE
     )
     ray.get(actor.stats.remote())
-    started = time.monotonic()
     refs = [actor.execute.remote(f"run:{i}", {"text": str(i)}) for i in range(5 * limit)]
     seen_in_flight = []
-    while time.monotonic() - started < 1.0:
+    while len(ray.wait(refs, num_returns=len(refs), timeout=0)[0]) < len(refs):
         seen_in_flight.append(ray.get(actor.stats.remote())["in_flight"])
-        time.sleep(0.05)
+        time.sleep(0.02)
     results = ray.get(refs)
     busy = [r for r in results if r.get("error", {}).get("code") == "TOOL_BUSY"]
     echoed = [r for r in results if "echo" in r]
@@ -51,7 +57,7 @@ def test_busy_is_answered_at_once(ray_session: None) -> None:
         NAMESPACE,
     )
     first = actor.execute.remote("run:a", {"text": "a"})
-    time.sleep(0.3)
+    wait_for_in_flight(actor, 1)
     started = time.monotonic()
     rejected = ray.get(actor.execute.remote("run:b", {"text": "b"}))
     assert rejected["error"]["code"] == "TOOL_BUSY"
@@ -76,7 +82,7 @@ def test_cancelling_a_call_cancels_the_tool_and_frees_the_slot(ray_session: None
         NAMESPACE,
     )
     slow = actor.execute.remote("run:slow", {"text": "slow"})
-    time.sleep(0.3)
+    wait_for_in_flight(actor, 1)
     started = time.monotonic()
     ray.cancel(slow)
     after = ray.get(actor.execute.remote("run:next", {"text": "next", "delay_s": 0.01}), timeout=10)
