@@ -6,6 +6,7 @@ import redis.asyncio as redis
 from fakeredis import FakeAsyncRedis, FakeServer
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.maint_notifications import MaintNotificationsConfig
 
 from config.schema import RedisSettings
 
@@ -16,7 +17,9 @@ def connect_redis(settings: RedisSettings, fake_server: FakeServer | None = None
     """A client for ``settings.url``; ``fakeredis://`` gives an in-process server (embedded demo, unit tests).
 
     redis-py retries a failed command ten times by default; every attempt here is the Harness's, so the
-    client gets ``Retry(NoBackoff(), 0)``.
+    client gets ``Retry(NoBackoff(), 0)``. Without those retries a pooled connection left over from before a
+    Redis restart must be caught before use: the pool only checks for one when maintenance notifications are
+    off (redis-py 8 defaults them to "auto" and then hands out dead connections), so they are turned off.
     """
     no_retry = Retry(NoBackoff(), 0)
     if settings.url.startswith("fakeredis://"):
@@ -26,6 +29,7 @@ def connect_redis(settings: RedisSettings, fake_server: FakeServer | None = None
         username=settings.username,
         password=settings.password.reveal() if settings.password else None,
         retry=no_retry,
+        maint_notifications_config=MaintNotificationsConfig(enabled=False),
         socket_timeout=SOCKET_TIMEOUT_S,
         socket_connect_timeout=SOCKET_TIMEOUT_S,
     )
