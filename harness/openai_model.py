@@ -9,7 +9,7 @@ Harness's. Failures become ``OperationFailed(kind, detail)``:
 ``openai.APIStatusError`` (any 4xx/5xx, 429 included)   TRANSPORT, with the status code
 a body that is not a chat completion, no choices,       INVALID_OUTPUT
 a tool call that is not a function call with an id,
-a name and JSON-object arguments
+a name and a string of arguments (validated later by the tool boundary)
 =====================================================  ==============
 
 The reply body is parsed here, not by the SDK: the SDK returns a non-JSON 200 body as a plain ``str`` (or
@@ -21,7 +21,6 @@ propagates untouched; cancelling the awaiting task closes the connection.
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from typing import Any
 from urllib.parse import urlsplit
@@ -189,14 +188,10 @@ def _reply(completion: _Completion) -> ModelReply:
 
 
 def _tool_call(index: int, call: _ToolCall) -> ToolCall:
+    """The call as the model wrote it. Arguments that are not a JSON object still come through: the Harness's tool
+    boundary answers them with a Tool ERROR the agent can act on, instead of failing the whole model call."""
     if call.type != "function" or call.function is None:
         raise OperationFailed(FailureKind.INVALID_OUTPUT, f"tool call {index} is not a function call")
-    try:
-        arguments = json.loads(call.function.arguments)
-    except ValueError:
-        arguments = None
-    if not isinstance(arguments, dict):
-        raise OperationFailed(FailureKind.INVALID_OUTPUT, f"tool call {index}: arguments are not a JSON object")
     return ToolCall(id=call.id, name=call.function.name, arguments=call.function.arguments)
 
 

@@ -341,10 +341,6 @@ INVALID_REPLIES: dict[str, Step] = {
     "choices not a list": json_body({"choices": "x"}),
     "message missing": json_body({"choices": [{"index": 0}]}),
     "content not a string": json_body({"choices": [{"message": {"content": 5}}]}),
-    "arguments not JSON": bad_tool_call_json(),
-    "arguments a JSON array": bad_tool_call_json(arguments="[1, 2]"),
-    "arguments a JSON string": bad_tool_call_json(arguments='"service=order"'),
-    "arguments empty": bad_tool_call_json(arguments=""),
     "arguments an object, not a string": reply(
         tool_calls=[{"id": "call_1", "type": "function", "function": {"name": "query_logs", "arguments": {}}}]
     ),
@@ -367,13 +363,15 @@ async def test_invalid_output(fake: FakeOpenAI, model: OpenAIChatModel, step: St
     assert fake.attempts("agent") == 1
 
 
-async def test_invalid_output_never_quotes_the_model_output(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
-    fake.script("agent", bad_tool_call_json(arguments='{"password": "model-wrote-this'))
+@pytest.mark.parametrize("arguments", ['{"password": "model-wrote-this', "[1, 2]", '"service=order"', ""])
+async def test_malformed_tool_arguments_reach_the_tool_boundary_verbatim(
+    fake: FakeOpenAI, model: OpenAIChatModel, arguments: str
+) -> None:
+    fake.script("agent", bad_tool_call_json(arguments=arguments))
 
-    failure = await failure_of(model)
+    reply_ = await model.complete(ModelRequest(role="agent", messages=(ChatMessage(role="user", content="x"),)), 5)
 
-    assert failure.detail == "tool call 0: arguments are not a JSON object"
-    assert "model-wrote-this" not in str(failure)
+    assert [call.arguments for call in reply_.tool_calls] == [arguments]
 
 
 def test_parse_completion_names_the_bad_field_without_its_value() -> None:
@@ -427,7 +425,6 @@ FAILURES: dict[str, Step] = {
     "HTTP 500 with a text body": http_error(500, f"{API_KEY} {PROMPT}"),
     "timeout": delay(5.0, reply("late")),
     "malformed body": malformed_body(),
-    "bad tool call": bad_tool_call_json(arguments=PROMPT),
     "bad content": json_body({"choices": [{"message": {"content": [API_KEY, PROMPT]}}]}),
 }
 
