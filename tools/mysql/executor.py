@@ -189,10 +189,7 @@ class MysqlExecutor:
             raise QueryFailed("UNAVAILABLE", "connection pool exhausted")
         connection = None
         try:
-            try:
-                connection = self._pool.get_nowait()
-            except queue.Empty:
-                connection = self._open_session()
+            connection = self._pooled() or self._open_session()
             yield connection
         except QueryFailed as failure:
             if failure.kind in ("UNAVAILABLE", "CANCELLED", "TIMEOUT") and connection is not None:
@@ -203,6 +200,19 @@ class MysqlExecutor:
             if connection is not None and connection.open:
                 self._pool.put(connection)
             self._slots.release()
+
+    def _pooled(self) -> pymysql.connections.Connection | None:
+        """An idle pooled connection that still answers (the server may have restarted since), or None."""
+        while True:
+            try:
+                connection = self._pool.get_nowait()
+            except queue.Empty:
+                return None
+            try:
+                connection.ping(reconnect=False)
+                return connection
+            except pymysql.MySQLError:
+                connection.close()
 
     def _connect(self) -> pymysql.connections.Connection:
         return pymysql.connect(
