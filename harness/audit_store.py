@@ -492,13 +492,14 @@ class SqlAuditStore:
             )
 
     def _run_finished(self, record: RunFinished) -> None:
+        """A run has one terminal state: the first finish is kept (e.g. over a gateway's later SUPERVISOR_LOST)."""
         with self._engine.begin() as connection:
             last = connection.execute(
                 select(func.max(diagnosis_run.c.finish_seq)).where(diagnosis_run.c.session_id == record.session_id)
             ).scalar()
             updated = connection.execute(
                 update(diagnosis_run)
-                .where(diagnosis_run.c.run_id == record.run_id)
+                .where(diagnosis_run.c.run_id == record.run_id, diagnosis_run.c.release_outcome.is_(None))
                 .values(
                     intent=_clip(record.intent, 32),
                     status=record.status,
@@ -519,7 +520,7 @@ class SqlAuditStore:
                 )
             ).rowcount
         if not updated:
-            log.warning("run finished without a started record", extra={"run_id": record.run_id})
+            log.warning("run finished without an open started record", extra={"run_id": record.run_id})
 
     def _latest_finished(self, session_id: str, *columns: Any, diagnosis_only: bool = False) -> Any:
         query = select(*columns).where(

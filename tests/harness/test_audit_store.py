@@ -252,6 +252,15 @@ async def test_the_release_outcome_is_the_terminal_status(store: SqlAuditStore, 
     assert (row["status"], row["release_outcome"], row["published_result"]) == (status, status, None)
 
 
+async def test_the_terminal_state_is_written_once(store: SqlAuditStore) -> None:
+    await complete(store, "run-1", status="CANCELLED")
+    await store.run_finished(finished("run-1", status="FAILED"))
+
+    row = await store.run("run-1")
+    assert row is not None
+    assert (row["status"], row["release_outcome"], row["fallback_reason"]) == ("CANCELLED", "CANCELLED", "SOME_REASON")
+
+
 async def test_a_run_that_never_finishes_is_never_success(store: SqlAuditStore) -> None:
     await store.run_started(started("run-1"))
     await store.model_step(ModelStep("run-1", "session-1", 1, "router", 12, 300, 8, False, "OK"))
