@@ -297,6 +297,10 @@ class RedisSettings(Section):
     url: str = "fakeredis://"
     username: str | None = None
     password: Secret | None = None
+    max_connections: Annotated[int, Field(gt=0, le=10000)] = Field(
+        default=64,
+        description="Connections per process (each supervisor); a command beyond them waits for one to free up.",
+    )
 
     @model_validator(mode="after")
     def _no_credentials_in_url(self) -> RedisSettings:

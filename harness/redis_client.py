@@ -20,12 +20,16 @@ def connect_redis(settings: RedisSettings, fake_server: FakeServer | None = None
     client gets ``Retry(NoBackoff(), 0)``. Without those retries a pooled connection left over from before a
     Redis restart must be caught before use: the pool only checks for one when maintenance notifications are
     off (redis-py 8 defaults them to "auto" and then hands out dead connections), so they are turned off.
+    The pool blocks: a command beyond ``max-connections`` waits (up to the socket timeout) for a connection,
+    where redis-py's default pool fails it at once with ``MaxConnectionsError``.
     """
     no_retry = Retry(NoBackoff(), 0)
     if settings.url.startswith("fakeredis://"):
         return FakeAsyncRedis(server=fake_server or FakeServer(), retry=no_retry)
-    return redis.Redis.from_url(
+    pool = redis.BlockingConnectionPool.from_url(
         settings.url,
+        max_connections=settings.max_connections,
+        timeout=SOCKET_TIMEOUT_S,
         username=settings.username,
         password=settings.password.reveal() if settings.password else None,
         retry=no_retry,
@@ -33,3 +37,4 @@ def connect_redis(settings: RedisSettings, fake_server: FakeServer | None = None
         socket_timeout=SOCKET_TIMEOUT_S,
         socket_connect_timeout=SOCKET_TIMEOUT_S,
     )
+    return redis.Redis.from_pool(pool)

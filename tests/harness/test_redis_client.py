@@ -48,3 +48,14 @@ async def test_a_command_to_a_stopped_server_fails_once_without_retrying(own_red
         assert asyncio.get_running_loop().time() - started < 1.0
     finally:
         await client.aclose()
+
+
+async def test_more_commands_than_connections_wait_for_one_instead_of_failing(own_redis: RedisServer) -> None:
+    client = connect_redis(RedisSettings(url=own_redis.url, max_connections=4))
+    try:
+        results = await asyncio.gather(*(client.blpop([f"empty-{i}"], timeout=0.2) for i in range(12)))
+        assert results == [None] * 12
+        with own_redis.client() as admin:
+            assert len(admin.client_list()) - 1 <= 4
+    finally:
+        await client.aclose()
