@@ -1,7 +1,9 @@
 """Finding or creating the actors of the runtime, and the client the gateway (and tests) use.
 
-Every actor is named in one namespace and created with ``get_if_exists``, so several driver processes share
-one pool of supervisors, one agent pool, one guard pool and one actor per tool.
+Every actor is named in one namespace, created with ``get_if_exists`` and detached, so several driver
+processes share one pool of supervisors, one agent pool, one guard pool and one actor per tool, and none of
+them dies with the gateway (or supervisor) that created it. They live until the Ray cluster stops or
+``shutdown_runtime`` kills them.
 """
 
 from __future__ import annotations
@@ -12,33 +14,53 @@ from typing import Any
 
 import ray
 from ray.actor import ActorHandle
-from ray.exceptions import RayError
+from ray.exceptions import ActorDiedError, ActorUnavailableError, RayError
 
 from actors.agent import DiagnosisAgentActor
 from actors.guard import SemanticGuardActor
-from actors.names import agent_name, guard_name, pick, supervisor_name
+from actors.names import agent_name, guard_name, pick, supervisor_name, tool_actor_name
 from actors.supervisor import RunSupervisor
 from config.schema import AppConfig
 from harness import events
 from harness.events import EventSequence, RunEvent
 from harness.model_factory import model_label
 from harness.run import StartRun
+from tools.registry import available_tools
 
 READY_TIMEOUT_S = 5.0
+STARTUP_TIMEOUT_S = 60.0
+RESTART_WAIT_S = 15.0
+RESTART_POLL_S = 0.1
+FETCH_WAIT_S = 10.0
+"""How long one fetch waits for the run's next event (long polling)."""
 
 
-def _named(cls: type, namespace: str, name: str, *args: Any, concurrency: int = 1000) -> ActorHandle:
+def _named(cls: type, namespace: str, name: str, *args: Any, concurrency: int = 1000, **options: Any) -> ActorHandle:
+    """A named actor of the runtime, found or created. Restarted when it dies (``max_restarts``); Ray never
+    retries a call on it (``max_task_retries=0``): every retry is the Harness's, by its retry matrix."""
     return (
         ray.remote(cls)
-        .options(name=name, namespace=namespace, get_if_exists=True, num_cpus=0, max_concurrency=concurrency)
+        .options(
+            name=name,
+            namespace=namespace,
+            get_if_exists=True,
+            lifetime="detached",
+            num_cpus=0,
+            max_concurrency=concurrency,
+            max_task_retries=0,
+            **options,
+        )
         .remote(*args)
     )
 
 
 def ensure_runtime(config: AppConfig) -> list[ActorHandle]:
     """Agents and guards first (supervisors are given their handles), then the supervisor pool."""
-    namespace = config.ray.namespace
-    agents = [_named(DiagnosisAgentActor, namespace, agent_name(index)) for index in range(config.ray.agent_pool)]
+    namespace, restarts, resources = config.ray.namespace, config.ray.max_restarts, dict(config.ray.resources)
+    agents = [
+        _named(DiagnosisAgentActor, namespace, agent_name(index), max_restarts=restarts, resources=resources)
+        for index in range(config.ray.agent_pool)
+    ]
     guards = [
         _named(
             SemanticGuardActor,
@@ -47,24 +69,79 @@ def ensure_runtime(config: AppConfig) -> list[ActorHandle]:
             guard_name(index),
             config.model,
             concurrency=config.harness.semantic_guard.replica_concurrency,
+            max_restarts=restarts,
+            resources=resources,
+            scheduling_strategy="SPREAD" if config.ray.spread_guards else "DEFAULT",
         )
         for index in range(config.ray.guard_pool)
     ]
     return [
-        _named(RunSupervisor, namespace, supervisor_name(index), supervisor_name(index), config, agents, guards)
+        _named(
+            RunSupervisor,
+            namespace,
+            supervisor_name(index),
+            supervisor_name(index),
+            config,
+            agents,
+            guards,
+            max_restarts=restarts,
+            resources=resources,
+        )
         for index in range(config.ray.supervisor_pool)
     ]
+
+
+class RuntimeMismatch(Exception):
+    """The namespace's actors were created from another configuration than this process's."""
+
+
+def check_runtime(config: AppConfig, supervisors: list[ActorHandle]) -> None:
+    """Refuse to drive actors that run another configuration: detached actors outlive the gateway that made them,
+    so a changed configuration would otherwise be ignored without a word."""
+    expected = config.runtime_digest()
+    found = ray.get([supervisor.digest.remote() for supervisor in supervisors], timeout=STARTUP_TIMEOUT_S)
+    if any(digest != expected for digest in found):
+        raise RuntimeMismatch(
+            f"the actors in Ray namespace {config.ray.namespace!r} run another configuration than this one: "
+            "stop them with `superbiz runtime stop` (runs in flight fail) or set another ray.namespace"
+        )
+
+
+def runtime_actor_names(config: AppConfig) -> list[str]:
+    ray_settings = config.ray
+    return [
+        *(supervisor_name(i) for i in range(ray_settings.supervisor_pool)),
+        *(agent_name(i) for i in range(ray_settings.agent_pool)),
+        *(guard_name(i) for i in range(ray_settings.guard_pool)),
+        *(tool_actor_name(name) for name in available_tools(config)),
+    ]
+
+
+def shutdown_runtime(config: AppConfig) -> int:
+    """Kill this configuration's named actors (their namespace); returns how many there were."""
+    killed = 0
+    for name in runtime_actor_names(config):
+        try:
+            ray.kill(ray.get_actor(name, namespace=config.ray.namespace), no_restart=True)
+        except ValueError:
+            continue
+        killed += 1
+    return killed
 
 
 class HarnessClient:
     """``async for event in client.chat(session_id, query)``: one run's events, always well-formed.
 
-    Stopping the iteration early (a client disconnect) cancels the run. If the supervisor dies mid-run the
-    client still ends the stream with ``failure`` + ``done(FAILED)`` instead of hanging.
+    Events are long-polled (``open`` then ``fetch``), not streamed: Ray Client (``ray://``) cannot stream, and
+    one protocol serves both. Stopping the iteration early (a client disconnect) closes, and so cancels, the
+    run. If the supervisor dies mid-run the client still ends the stream with ``failure`` + ``done(FAILED)``
+    instead of hanging. A supervisor that Ray is restarting is waited for (up to ``RESTART_WAIT_S``) and the
+    run opened again: Ray fails, rather than queues, a call to a restarting actor when ``max_task_retries`` is 0.
     """
 
     def __init__(self, config: AppConfig) -> None:
         self._supervisors = ensure_runtime(config)
+        check_runtime(config, self._supervisors)
         self.model_label = model_label(config.model)
 
     async def readiness(self) -> dict[str, bool]:
@@ -82,19 +159,31 @@ class HarnessClient:
 
     async def chat(self, session_id: str, query: str, principal: str = "anonymous") -> AsyncIterator[RunEvent]:
         supervisor = self._supervisors[pick(session_id, len(self._supervisors))]
-        stream = supervisor.run.remote(StartRun(session_id=session_id, query=query, principal=principal))
+        start = StartRun(session_id=session_id, query=query, principal=principal)
         sequence = EventSequence()
+        run_id = None
         try:
-            async for ref in stream:
-                event = sequence.accept(RunEvent.model_validate(await ref))
-                yield event
+            try:
+                batch = await supervisor.open.remote(start)
+            except ActorUnavailableError:  # being restarted: Ray refused the call without running it
+                await _answering(supervisor)
+                batch = await supervisor.open.remote(start)
+            run_id = batch[0]["data"]["run_id"]
+            cursor = 0
+            while True:
+                for data in batch:
+                    yield sequence.accept(RunEvent.model_validate(data))
+                cursor += len(batch)
+                if sequence.finished:
+                    return
+                batch = await supervisor.fetch.remote(run_id, cursor, FETCH_WAIT_S)
         except RayError:
             if not sequence.finished:
                 for event in self._broken(sequence, session_id):
                     yield event
         finally:
-            if not sequence.finished:
-                ray.cancel(stream)
+            if run_id is not None and not sequence.finished:
+                supervisor.close.remote(run_id)
 
     @staticmethod
     def _broken(sequence: EventSequence, session_id: str) -> list[RunEvent]:
@@ -105,3 +194,19 @@ class HarnessClient:
             closing.append(sequence.accept(events.failure("RUN_UNAVAILABLE")))
         closing.append(sequence.accept(events.done("FAILED")))
         return closing
+
+
+async def _answering(supervisor: ActorHandle) -> None:
+    """Return once ``supervisor`` answers, it is dead for good, or ``RESTART_WAIT_S`` has passed; the run that
+    follows reports the failure if it still cannot be reached."""
+    deadline = asyncio.get_running_loop().time() + RESTART_WAIT_S
+    while True:
+        try:
+            await supervisor.active_runs.remote()
+            return
+        except ActorDiedError:
+            return
+        except RayError:
+            if asyncio.get_running_loop().time() >= deadline:
+                return
+            await asyncio.sleep(RESTART_POLL_S)

@@ -1,9 +1,11 @@
-"""RunSupervisor actor: owns its runs (``harness.run.Run``) and streams their events.
+"""RunSupervisor actor: owns its runs (``harness.run.Run``) and hands out their events.
 
 It is the only actor that talks to the model endpoint, the invocation store, the tool actors and the guard
 pool for a run; the agent reaches the model and the tools through ``model_call`` / ``tool_call`` here. A
-client that stops reading (``ray.cancel`` on the stream) cancels the run: the agent's task, its in-flight
-model request, its tool calls (a running MySQL query is killed) and the guard request.
+client opens a run (``open``), long-polls its events (``fetch``) and closes it if it stops reading
+(``close``); a client that neither fetches nor closes for ``ray.client-lease`` is gone. Either way the run is
+cancelled: the agent's task, its in-flight model request, its tool calls (a running MySQL query is killed)
+and the guard request.
 """
 
 from __future__ import annotations
@@ -11,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-from collections.abc import AsyncIterator, Sequence
+import logging
+from collections.abc import Sequence
 from typing import Any
 
 import ray
 from ray.actor import ActorHandle
 
+from actors.metrics import RayRunMetrics
 from actors.names import pick
 from actors.tool_actor import tool_actor
 from config.schema import AppConfig
@@ -33,11 +37,19 @@ from harness.ports import GuardAttempt, Remote
 from harness.redis_client import connect_redis
 from harness.run import Run, RunServices, StartRun
 from harness.run_context import new_run_id
+from harness.run_feed import RunFeed
 from harness.semantic_guard import GuardRequest
 from tools.registry import available_tools, build_tool
 
+log = logging.getLogger(__name__)
+
 STOP_GRACE_S = 10.0
 """After a cancel, how long the supervisor waits for the run to record CANCELLED before giving up."""
+REAP_INTERVAL_S = 1.0
+
+
+class UnknownRun(Exception):
+    """No such run here: it ended and was fetched, its client was gone, or this supervisor restarted since."""
 
 
 def _remote(ref: Any) -> Remote[Any]:
@@ -48,7 +60,11 @@ class RayToolPort:
     def __init__(self, config: AppConfig) -> None:
         self._actors = {
             name: tool_actor(
-                name, functools.partial(build_tool, name, config), getattr(config.tools, name), config.ray.namespace
+                name,
+                functools.partial(build_tool, name, config),
+                getattr(config.tools, name),
+                config.ray.namespace,
+                config.ray.max_restarts,
             )
             for name in available_tools(config)
         }
@@ -101,6 +117,7 @@ class RunSupervisor:
     ) -> None:
         self._name = name
         self._config = config
+        self._digest = config.runtime_digest()
         configure_logging()
         self._redis = connect_redis(config.redis)
         me = ray.get_runtime_context().current_actor
@@ -113,38 +130,90 @@ class RunSupervisor:
             guard=RayGuardPort(guards),
             audit=audit or _audit_store(config),
             clock=SystemClock(),
+            metrics=RayRunMetrics(),
         )
         self._runs: dict[str, Run] = {}
+        self._feeds: dict[str, RunFeed] = {}
+        self._drivers: dict[str, asyncio.Future[None]] = {}
+        self._reaper: asyncio.Future[None] | None = None
         self._slots = asyncio.Semaphore(config.ray.max_active_runs)
 
-    async def run(self, start: StartRun) -> AsyncIterator[dict[str, Any]]:
-        """The run's events, streamed (a Ray streaming generator); cancelling the stream cancels the run.
+    async def open(self, start: StartRun) -> list[dict[str, Any]]:
+        """Start a run; returns its first events (metadata, and QUEUED when it must wait for a slot).
 
-        The metadata event goes out at once; the run itself starts when one of ``max-active-runs`` slots is
-        free (its deadline starts then), and a waiting run says so with a QUEUED status.
+        The run itself starts when one of ``max-active-runs`` slots is free (its deadline starts then).
         """
-        start = start.model_copy(update={"run_id": start.run_id or new_run_id()})
-        yield events.metadata(start.session_id, str(start.run_id), model=self._services.model.label).model_dump()
+        run_id = start.run_id or new_run_id()
+        start = start.model_copy(update={"run_id": run_id})
+        feed = RunFeed(self._config.ray.client_lease)
+        feed.append(events.metadata(start.session_id, run_id, model=self._services.model.label).model_dump())
         if self._slots.locked():
-            yield events.status("QUEUED").model_dump()
-        async with self._slots:
-            run = Run(self._services, start, announced=True)
-            self._runs[run.run_id] = run
-            execution = asyncio.ensure_future(run.execute())
-            try:
-                while True:
+            feed.append(events.status("QUEUED").model_dump())
+        self._feeds[run_id] = feed
+        self._drivers[run_id] = asyncio.ensure_future(self._drive(start, feed))
+        if self._reaper is None:
+            self._reaper = asyncio.ensure_future(self._reap())
+        return await self.fetch(run_id, 0, 0)
+
+    async def fetch(self, run_id: str, cursor: int, wait_s: float) -> list[dict[str, Any]]:
+        """The run's events after the first ``cursor``; waits up to ``wait_s`` when there are none yet."""
+        feed = self._feeds.get(run_id)
+        if feed is None:
+            raise UnknownRun(run_id)
+        batch = await feed.fetch(cursor, wait_s)
+        if feed.delivered:
+            self._feeds.pop(run_id, None)
+        return batch
+
+    async def close(self, run_id: str) -> None:
+        """The client stopped reading: cancel the run (it is recorded CANCELLED)."""
+        self._stop(run_id, "CLIENT_DISCONNECTED")
+
+    def _stop(self, run_id: str, reason: str) -> None:
+        self._feeds.pop(run_id, None)
+        run = self._runs.get(run_id)
+        if run is not None:
+            run.cancel(reason)
+        driver = self._drivers.get(run_id)
+        if driver is not None:
+            driver.cancel()
+
+    async def _drive(self, start: StartRun, feed: RunFeed) -> None:
+        run_id = str(start.run_id)
+        try:
+            async with self._slots:
+                run = Run(self._services, start, announced=True)
+                self._runs[run_id] = run
+                execution = asyncio.ensure_future(run.execute())
+                try:
                     event = await run.events.get()
-                    yield event.model_dump()
-                    if event.event == "done":
-                        break
-                await execution
-            except asyncio.CancelledError:
-                run.cancel("CLIENT_DISCONNECTED")
-                with contextlib.suppress(Exception, asyncio.CancelledError):
-                    await asyncio.wait_for(asyncio.shield(execution), STOP_GRACE_S)
-                raise
-            finally:
-                self._runs.pop(run.run_id, None)
+                    while event.event != "done":
+                        feed.append(event.model_dump())
+                        event = await run.events.get()
+                    try:
+                        await execution  # the run is recorded before its client hears that it is done
+                    finally:
+                        feed.append(event.model_dump())
+                except asyncio.CancelledError:
+                    run.cancel("CLIENT_DISCONNECTED")
+                    with contextlib.suppress(Exception, asyncio.CancelledError):
+                        await asyncio.wait_for(asyncio.shield(execution), STOP_GRACE_S)
+                finally:
+                    self._runs.pop(run_id, None)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            self._drivers.pop(run_id, None)
+
+    async def _reap(self) -> None:
+        """Cancel the runs whose client is gone; forget feeds nobody will read."""
+        while True:
+            await asyncio.sleep(REAP_INTERVAL_S)
+            for run_id, feed in list(self._feeds.items()):
+                if feed.abandoned:
+                    with bound(run_id=run_id):
+                        log.warning("run abandoned by its client", extra={"code": "CLIENT_LOST"})
+                    self._stop(run_id, "CLIENT_LOST")
 
     async def model_call(self, run_id: str, request: ModelRequest) -> ModelReply:
         run = self._runs[run_id]
@@ -161,6 +230,10 @@ class RunSupervisor:
 
     async def readiness(self) -> dict[str, bool]:
         return {"redis": await self._services.store.ping(), "audit": await self._services.audit.ping()}
+
+    async def digest(self) -> str:
+        """The configuration this supervisor was created with (``AppConfig.runtime_digest``)."""
+        return self._digest
 
     async def active_runs(self) -> int:
         return len(self._runs)

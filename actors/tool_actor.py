@@ -18,6 +18,7 @@ from typing import Any
 import ray
 from ray.actor import ActorHandle
 
+from actors.metrics import RayToolMetrics
 from actors.names import CONTROL_SLOTS, tool_actor_name
 from config.schema import ToolRuntime
 from tools.contract import SAFE_MESSAGES, TOOL_BUSY, EvidenceTool, failure_raw
@@ -41,11 +42,14 @@ class ToolActor:
         self._waiting = 0
         self._busy_rejections = 0
         self._completed = 0
+        self._metrics = RayToolMetrics(tool_name)
+        self._metrics.in_flight(0)
 
     async def execute(self, call_id: str, arguments: dict[str, Any]) -> dict[str, Any]:
         slots = self._semaphore()
         if slots.locked() and self._waiting >= self._max_pending:
             self._busy_rejections += 1
+            self._metrics.busy()
             return failure_raw(TOOL_BUSY, SAFE_MESSAGES[TOOL_BUSY])
         self._waiting += 1
         try:
@@ -53,11 +57,13 @@ class ToolActor:
         finally:
             self._waiting -= 1
         self._in_flight += 1
+        self._metrics.in_flight(self._in_flight)
         self._peak_in_flight = max(self._peak_in_flight, self._in_flight)
         try:
             return await self._run(call_id, arguments)
         finally:
             self._in_flight -= 1
+            self._metrics.in_flight(self._in_flight)
             self._completed += 1
             slots.release()
 
@@ -67,6 +73,7 @@ class ToolActor:
     async def stats(self) -> dict[str, Any]:
         return {
             "tool": self._name,
+            "node_id": ray.get_runtime_context().get_node_id(),
             "limit": self._limit,
             "max_pending": self._max_pending,
             "in_flight": self._in_flight,
@@ -94,17 +101,30 @@ class ToolActor:
 
 
 def tool_actor(
-    tool_name: str, factory: Callable[[], EvidenceTool], runtime: ToolRuntime, namespace: str
+    tool_name: str,
+    factory: Callable[[], EvidenceTool],
+    runtime: ToolRuntime,
+    namespace: str,
+    max_restarts: int = -1,
 ) -> ActorHandle:
-    """The cluster's actor for ``tool_name``, created on first use (``get_if_exists``)."""
+    """The cluster's actor for ``tool_name``, created on first use (``get_if_exists``).
+
+    A dead tool actor is restarted, but a call it was running is never retried by Ray (``max_task_retries=0``):
+    the Harness records a Tool ERROR and the agent decides whether to make a new call. Detached, so it does
+    not die with the supervisor that happened to create it.
+    """
     return (
         ray.remote(ToolActor)
         .options(
             name=tool_actor_name(tool_name),
             namespace=namespace,
             get_if_exists=True,
+            lifetime="detached",
             max_concurrency=runtime.concurrency + runtime.max_pending + CONTROL_SLOTS,
             num_cpus=0,
+            resources=dict(runtime.resources),
+            max_restarts=max_restarts,
+            max_task_retries=0,
         )
         .remote(tool_name, factory, runtime)
     )

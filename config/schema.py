@@ -6,6 +6,8 @@ of a field (``max_record_bytes``) is accepted too. Every bound has a unit in its
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -314,11 +316,20 @@ class RedisSettings(Section):
         return self
 
 
+RayResources = dict[Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")], Annotated[float, Field(gt=0)]]
+"""Ray custom resources an actor needs; it is placed only on nodes that carry them."""
+
+
 class ToolRuntime(Section):
     """How many calls of one tool run at once (across the whole cluster) and how many may wait."""
 
     concurrency: Annotated[int, BeforeValidator(_not_bool), Field(gt=0, le=256)]
     max_pending: Annotated[int, BeforeValidator(_not_bool), Field(ge=0, le=10000)]
+    resources: RayResources = Field(
+        default_factory=dict,
+        description="Ray custom resources the tool's actor needs, e.g. {mysql_access: 0.01}: it is placed only on "
+        "nodes started with that resource (ray start --resources='{\"mysql_access\": 1}').",
+    )
 
 
 class KnowledgeToolSettings(ToolRuntime):
@@ -414,6 +425,21 @@ class RaySettings(Section):
     )
     agent_pool: Annotated[int, Field(gt=0, le=64)] = 2
     guard_pool: Annotated[int, Field(gt=0, le=64)] = 2
+    spread_guards: bool = Field(default=True, description="Place guard replicas on different nodes when possible.")
+    resources: RayResources = Field(
+        default_factory=dict,
+        description="Ray custom resources the supervisors, agents and guards need, e.g. {harness: 0.01} to keep "
+        "them on the nodes started with --resources='{\"harness\": 1}' (tools have their own, under tools).",
+    )
+    client_lease: PositiveDuration = Field(
+        default=duration("60s"),
+        description="A run whose gateway has not fetched its events for this long is cancelled (the gateway is gone).",
+    )
+    max_restarts: Annotated[int, Field(ge=-1)] = Field(
+        default=-1,
+        description="Restarts of a dead actor (-1: always). Calls are never retried by Ray: a tool call or an agent "
+        "step that was running fails, and the Harness decides (Tool ERROR, fallback, the guard's one retry).",
+    )
 
 
 class GatewaySettings(Section):
@@ -508,3 +534,9 @@ class AppConfig(Section):
     ray: RaySettings = RaySettings()
     gateway: GatewaySettings = GatewaySettings()
     audit: AuditSettings = Field(default_factory=AuditSettings)
+
+    def runtime_digest(self) -> str:
+        """A short digest of what the actors are built from: everything but the gateway's own settings and the Ray
+        address. Secrets count by their ``${ENV}`` reference, not their value."""
+        data = self.model_dump(mode="json", exclude={"gateway": True, "ray": {"address"}})
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]

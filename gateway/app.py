@@ -13,6 +13,7 @@ import logging
 import re
 import uuid
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from config.schema import AppConfig
 from gateway.backend import ChatBackend
 from gateway.openapi import openapi_document
-from harness.audit import AuditSink
+from harness.audit import AuditSink, RunFinished
 from harness.logs import bound
 
 log = logging.getLogger(__name__)
@@ -118,7 +119,7 @@ def create_app(config: AppConfig, backend: ChatBackend, audit: AuditSink) -> Sta
         with bound(session_id=session_id):
             log.info("chat request accepted", extra={"principal": principal})
         return EventSourceResponse(
-            _events(backend, session_id, query, principal),
+            _events(backend, audit, session_id, query, principal),
             ping=settings.ping_interval,
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
             send_timeout=30,
@@ -161,14 +162,45 @@ def create_app(config: AppConfig, backend: ChatBackend, audit: AuditSink) -> Sta
     return Starlette(routes=routes, exception_handlers={Exception: _internal_error})
 
 
-async def _events(backend: ChatBackend, session_id: str, query: str, principal: str) -> AsyncIterator[dict[str, str]]:
+async def _events(
+    backend: ChatBackend, audit: AuditSink, session_id: str, query: str, principal: str
+) -> AsyncIterator[dict[str, str]]:
     with bound(session_id=session_id):
         stream = backend.chat(session_id, query, principal)
+        run_id = None
         try:
             async for event in stream:
+                if event.event == "metadata":
+                    run_id = event.data.get("run_id")
+                elif event.event == "failure" and event.data.get("code") == "RUN_UNAVAILABLE" and run_id:
+                    await _record_lost(audit, str(run_id), session_id)
                 yield {"event": event.event, "data": json.dumps(event.data, ensure_ascii=False)}
         finally:
             await stream.aclose()
+
+
+async def _record_lost(audit: AuditSink, run_id: str, session_id: str) -> None:
+    """The run's supervisor died mid-run and cannot record its end: the gateway records it FAILED."""
+    log.warning("run lost with its supervisor", extra={"run_id": run_id, "code": "SUPERVISOR_LOST"})
+    record = RunFinished(
+        run_id=run_id,
+        session_id=session_id,
+        intent=None,
+        status="FAILED",
+        fallback_type=None,
+        fallback_reason="SUPERVISOR_LOST",
+        published_result=None,
+        model_calls=0,
+        input_tokens=0,
+        output_tokens=0,
+        tool_calls=0,
+        duration_ms=0,
+        finished_at=datetime.now(UTC),
+    )
+    try:
+        await audit.run_finished(record)
+    except Exception as exc:
+        log.error("audit write failed: %s", type(exc).__name__, extra={"run_id": run_id})
 
 
 async def _internal_error(request: Request, exc: Exception) -> JSONResponse:

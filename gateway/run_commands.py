@@ -1,4 +1,4 @@
-"""``superbiz serve``, ``superbiz ask`` and ``superbiz demo`` (Ray and uvicorn are imported only when used)."""
+"""``superbiz serve``, ``ask``, ``demo`` and ``runtime stop`` (Ray and uvicorn are imported only when used)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ def _config(args: argparse.Namespace) -> AppConfig | None:
 
 
 def serve(args: argparse.Namespace) -> int:
+    from actors.runtime import RuntimeMismatch
     from gateway.serve import ExposureRefused
     from gateway.serve import serve as run_server
 
@@ -36,9 +37,22 @@ def serve(args: argparse.Namespace) -> int:
             config.gateway.port if args.port is None else args.port,
             args.ray_address,
         )
-    except ExposureRefused as refused:
+    except (ExposureRefused, RuntimeMismatch) as refused:
         print(refused, file=sys.stderr)
         return EXIT_INVALID
+
+
+def stop_runtime(args: argparse.Namespace) -> int:
+    from actors.runtime import shutdown_runtime
+    from gateway.serve import init_ray
+
+    config = _config(args)
+    if config is None:
+        return EXIT_INVALID
+    init_ray(config, args.ray_address)
+    killed = shutdown_runtime(config)
+    print(f"stopped {killed} actor(s) in Ray namespace {config.ray.namespace!r}")
+    return 0
 
 
 def ask(args: argparse.Namespace) -> int:
@@ -76,3 +90,10 @@ def add_run_commands(commands: Commands, config_option: argparse.ArgumentParser)
     parser.add_argument("--once", action="store_true", help="exit after the three questions")
     parser.add_argument("--port", type=int, default=8080, help="chat page port (a free one if taken)")
     parser.set_defaults(handler=demo)
+
+    runtime = commands.add_parser("runtime", help="the Ray actors of a namespace").add_subparsers(required=True)
+    parser = runtime.add_parser(
+        "stop", parents=[config_option], help="stop every actor of ray.namespace (a changed configuration, a redeploy)"
+    )
+    parser.add_argument("--ray-address", help="the cluster: auto | ray://head:10001 | head:6379")
+    parser.set_defaults(handler=stop_runtime)

@@ -17,6 +17,7 @@ from harness.audit import AuditSink, MemoryAudit
 from harness.clock import Clock, SystemClock
 from harness.guard_attempt import evaluate_once
 from harness.invocation_store import InvocationStore
+from harness.metrics import NoMetrics, RunMetrics
 from harness.model import ChatModel
 from harness.ports import GuardAttempt, Remote
 from harness.redis_client import connect_redis
@@ -81,6 +82,7 @@ def local_services(
     audit: AuditSink | None = None,
     store: InvocationStore | None = None,
     clock: Clock | None = None,
+    metrics: RunMetrics | None = None,
 ) -> RunServices:
     clock = clock or SystemClock()
     built = tools if tools is not None else {name: build_tool(name, config, clock) for name in available_tools(config)}
@@ -93,4 +95,5 @@ def local_services(
         guard=LocalGuardPort(guard_models or [model]),
         audit=audit or MemoryAudit(),
         clock=clock,
+        metrics=metrics or NoMetrics(),
     )

@@ -39,6 +39,7 @@ from harness.intents import (
 )
 from harness.invocation_store import InvocationStore
 from harness.logs import bound
+from harness.metrics import NoMetrics, RunMetrics
 from harness.model import ChatMessage, ChatModel, ModelReply, ModelRequest, Role, ToolCall
 from harness.ports import AgentPort, GuardPort, ToolPort
 from harness.release import FallbackType, fallback_payload, report_payload
@@ -78,6 +79,8 @@ class RunServices:
     guard: GuardPort
     audit: AuditSink
     clock: Clock
+    metrics: RunMetrics = field(default_factory=NoMetrics)
+    """Where the run's application metrics go (``actors.metrics.RayRunMetrics`` on Ray)."""
     offered: dict[str, OfferedTool] = field(init=False)
     """The tools every run offers (spec and projector), built once from the configuration."""
     openai_tools: tuple[dict[str, Any], ...] = field(init=False)
@@ -290,10 +293,13 @@ class Run:
         except ValidationError:
             return self._fallback("SEMANTIC_UNAVAILABLE", "GUARD_INPUT_INVALID", sources)
         self._emit(events.status("SEMANTIC_VALIDATING"))
+        guard_started = time.monotonic()
         try:
             verdict = await self._semantic_guard(request)
         except RetriesExhausted as exhausted:
+            self._services.metrics.guard_verdict("UNAVAILABLE", time.monotonic() - guard_started)
             return self._fallback("SEMANTIC_UNAVAILABLE", f"GUARD_{exhausted.last_kind}", sources)
+        self._services.metrics.guard_verdict(verdict.verdict, time.monotonic() - guard_started)
         if verdict.verdict != "SUPPORTED":
             outcome = self._fallback("SEMANTIC_UNSUPPORTED", "GUARD_UNSUPPORTED", sources)
             outcome.guard = verdict
@@ -322,15 +328,21 @@ class Run:
             if timeout_s <= 0:
                 raise OperationFailed("TIMEOUT", "guard total time used up")
             remote = self._services.guard.evaluate(request, number, timeout_s)
+            metrics = self._services.metrics
             try:
                 result = await bounded(self.ctx, remote.result, timeout_s=timeout_s, on_abort=remote.cancel)
-            except OperationFailed:
+            except OperationFailed as failed:
+                metrics.model_call("guard", str(failed.kind), 0, 0)
                 raise
-            except (RunCancelled, BudgetExhausted):
+            except (RunCancelled, BudgetExhausted) as stopped:
+                metrics.model_call("guard", stopped.code, 0, 0)
                 raise
             except Exception as exc:  # the replica died or could not be reached: retry on another one
+                metrics.model_call("guard", "TRANSPORT", 0, 0)
                 raise OperationFailed("TRANSPORT", type(exc).__name__) from None
             self._count("guard", result.usage.input_tokens, result.usage.output_tokens)
+            outcome = "OK" if result.verdict is not None else str(result.failure or "INVALID_OUTPUT")
+            metrics.model_call("guard", outcome, result.usage.input_tokens, result.usage.output_tokens)
             if result.verdict is None:
                 raise OperationFailed(result.failure or "INVALID_OUTPUT", f"replica {result.replica}")
             return result.verdict
@@ -426,6 +438,9 @@ class Run:
         except (BudgetExhausted, RunCancelled) as stopped:
             self._audit_step(step, request.role, started, None, stopped.code)
             raise
+        except asyncio.CancelledError:  # the agent's own task was stopped (its run was cancelled): count it too
+            self._services.metrics.model_call(request.role, RunCancelled.code, 0, 0)
+            raise
         self._count(request.role, reply.usage.input_tokens, reply.usage.output_tokens)
         self._audit_step(step, request.role, started, reply, "OK")
         return reply
@@ -473,6 +488,9 @@ class Run:
         self._emit(events.status(code, **details))
 
     def _audit_tool(self, record: ToolInvocation) -> None:
+        """Called exactly once per tool call, however it ended: also the one place tool calls are counted."""
+        tool = record.tool_name if record.tool_name in self._offered else "unknown_tool"
+        self._services.metrics.tool_call(tool, "READY" if record.success else "ERROR", record.evidence_status)
         self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.tool_invoked(record))))
 
     def _audit_step(self, step: int, role: str, started: float, reply: ModelReply | None, outcome: str) -> None:
@@ -488,6 +506,7 @@ class Run:
             outcome=outcome,
         )
         self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.model_step(record))))
+        self._services.metrics.model_call(role, str(outcome), record.input_tokens, record.output_tokens)
 
     async def _audited(self, write: Awaitable[None]) -> None:
         """Audit writes never change what the user gets; a failed write is logged (without payloads)."""
@@ -496,7 +515,20 @@ class Run:
         except Exception as exc:
             log.error("audit write failed: %s", type(exc).__name__, extra={"run_id": self.run_id})
 
+    def _count_finish(self, outcome: _Outcome) -> None:
+        """The run's metrics, once, at its terminal state (a budget counts by the first reason it ran out)."""
+        metrics = self._services.metrics
+        if outcome.status is RunStatus.CANCELLED:
+            metrics.cancelled()
+        if outcome.fallback_type is not None:
+            metrics.fallback(outcome.fallback_type)
+        exhausted = self.ctx.budget.usage().exhausted_reason
+        if exhausted is not None:
+            metrics.budget_exhausted(exhausted)
+        metrics.run_finished(self._intent or "UNROUTED", outcome.status.value, time.monotonic() - self._started)
+
     async def _finish(self, outcome: _Outcome) -> None:
+        self._count_finish(outcome)
         if self._pending_audit:
             await asyncio.gather(*self._pending_audit)
         usage = self.ctx.budget.usage()

@@ -6,12 +6,17 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import ray
+import yaml
 
-from actors.names import guard_name, pick
-from actors.runtime import HarnessClient
+from actors.names import guard_name, pick, supervisor_name
+from actors.runtime import HarnessClient, RuntimeMismatch
+from gateway.cli import main
+from harness.audit_store import SqlAuditStore
+from harness.run import StartRun
 from tests.actors.runtime_support import FAKE_KEY, arguments, collect, names, payload, ray_config
 from tests.fake_openai import FakeOpenAI, hang, reply
 from tests.harness.run_support import GOOD_DRAFT, KNOWLEDGE, LOGS, MYSQL, PLAN, QUERY
@@ -36,10 +41,14 @@ def script_diagnosis(fake: FakeOpenAI) -> None:
     )
 
 
-async def test_a_diagnosis_runs_across_the_actors(ray_session: None, redis_url: str, fake: FakeOpenAI) -> None:
+async def test_a_diagnosis_runs_across_the_actors(
+    ray_session: None, redis_url: str, fake: FakeOpenAI, runtimes: list
+) -> None:
     script_diagnosis(fake)
     fake.script("guard", reply(SUPPORTED))
-    client = HarnessClient(ray_config(redis_url=redis_url, base_url=fake.base_url))
+    config = ray_config(redis_url=redis_url, base_url=fake.base_url)
+    runtimes.append(config)
+    client = HarnessClient(config)
     events = await collect(client, QUERY)
     assert names(events)[0] == "metadata" and names(events)[-2:] == ["content", "done"]
     assert events[-1].data == {"outcome": "SUCCESS"}
@@ -56,11 +65,13 @@ async def test_a_diagnosis_runs_across_the_actors(ray_session: None, redis_url: 
 
 
 async def test_a_client_that_goes_away_aborts_the_model_request(
-    ray_session: None, redis_url: str, fake: FakeOpenAI
+    ray_session: None, redis_url: str, fake: FakeOpenAI, runtimes: list
 ) -> None:
     fake.script("router", reply(json.dumps({"intent": "DIAGNOSIS"})))
     fake.script("agent", reply(json.dumps(PLAN, ensure_ascii=False)), hang())
-    client = HarnessClient(ray_config(redis_url=redis_url, base_url=fake.base_url))
+    config = ray_config(redis_url=redis_url, base_url=fake.base_url)
+    runtimes.append(config)
+    client = HarnessClient(config)
     stream = client.chat("s-1", QUERY)
     async for event in stream:
         if event.event == "status" and event.data["code"] == "PLANNING":
@@ -72,10 +83,62 @@ async def test_a_client_that_goes_away_aborts_the_model_request(
     assert fake.attempts("agent") == 2
 
 
-async def test_a_dead_guard_replica_is_retried_on_another(ray_session: None, redis_url: str, fake: FakeOpenAI) -> None:
+async def test_a_run_whose_client_stops_fetching_is_cancelled_after_the_lease(
+    ray_session: None, redis_url: str, fake: FakeOpenAI, runtimes: list
+) -> None:
+    fake.script("router", reply(json.dumps({"intent": "DIAGNOSIS"})))
+    fake.script("agent", reply(json.dumps(PLAN, ensure_ascii=False)), hang())
+    config = ray_config(redis_url=redis_url, base_url=fake.base_url, ray={"client-lease": "1s"})
+    runtimes.append(config)
+    HarnessClient(config)
+    supervisor = ray.get_actor(supervisor_name(0), namespace=config.ray.namespace)
+    [metadata] = await supervisor.open.remote(StartRun(session_id="s-lost", query=QUERY))
+    run_id, cursor = metadata["data"]["run_id"], 1
+    while fake.attempts("agent") < 2:  # a client that reads for a while, then vanishes without closing
+        cursor += len(await supervisor.fetch.remote(run_id, cursor, 0.1))
+    audit = SqlAuditStore(config.audit)
+    try:
+        row = None
+        for _ in range(100):
+            row = await audit.run(run_id)
+            if row is not None and row["status"] is not None and row["status"] != "RUNNING":
+                break
+            await asyncio.sleep(0.1)
+        assert row is not None and (row["status"], row["release_outcome"]) == ("CANCELLED", "CANCELLED")
+        assert await asyncio.to_thread(fake.wait_for_disconnects, 1, 10)
+        with pytest.raises(ray.exceptions.RayTaskError, match="UnknownRun"):
+            await supervisor.fetch.remote(run_id, 1, 0)
+    finally:
+        audit.close()
+
+
+def test_actors_of_another_configuration_are_refused_until_stopped(
+    ray_session: None, redis_url: str, runtimes: list, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = ray_config(redis_url=redis_url)
+    runtimes.append(first)
+    HarnessClient(first)
+    namespace = {"namespace": first.ray.namespace}
+    changed = ray_config(redis_url=redis_url, ray=namespace, harness={"run": {"deadline": "999s"}})
+    with pytest.raises(RuntimeMismatch, match="superbiz runtime stop"):
+        HarnessClient(changed)
+    gateway_only = first.model_copy(update={"gateway": first.gateway.model_copy(update={"port": 9999})})
+    HarnessClient(gateway_only)
+
+    path = tmp_path / "changed.yaml"
+    path.write_text(yaml.safe_dump(changed.model_dump(mode="json")))
+    assert main(["runtime", "stop", "--config", str(path)]) == 0
+    assert "stopped 7 actor(s)" in capsys.readouterr().out
+    HarnessClient(changed)
+
+
+async def test_a_dead_guard_replica_is_retried_on_another(
+    ray_session: None, redis_url: str, fake: FakeOpenAI, runtimes: list
+) -> None:
     script_diagnosis(fake)
     fake.script("guard", hang(), reply(SUPPORTED))
     config = ray_config(redis_url=redis_url, base_url=fake.base_url)
+    runtimes.append(config)
     client = HarnessClient(config)
     run = asyncio.create_task(collect(client, QUERY))
     while fake.attempts("guard") < 1:
@@ -87,8 +150,12 @@ async def test_a_dead_guard_replica_is_retried_on_another(ray_session: None, red
     assert fake.attempts("guard") == 2
 
 
-async def test_offline_model_diagnosis_on_ray_cites_all_three_tools(ray_session: None, redis_url: str) -> None:
-    client = HarnessClient(ray_config(redis_url=redis_url))
+async def test_offline_model_diagnosis_on_ray_cites_all_three_tools(
+    ray_session: None, redis_url: str, runtimes: list
+) -> None:
+    config = ray_config(redis_url=redis_url)
+    runtimes.append(config)
+    client = HarnessClient(config)
     events = await collect(client, QUERY)
     assert events[0].data["model"] == "offline deterministic model (not an LLM)"
     assert events[-1].data == {"outcome": "SUCCESS"}

@@ -637,3 +637,30 @@ def test_true_or_false_is_not_a_count(flag: bool) -> None:
 def test_naming_one_tool_keeps_the_other_tools_defaults() -> None:
     config = load(nested("harness.agent.max-tool-calls-per-tool", {"query_mysql": 2}))
     assert config.harness.agent.max_tool_calls_per_tool == {"lookup_knowledge": 4, "query_logs": 6, "query_mysql": 2}
+
+
+# -- placement on a Ray cluster ----------------------------------------------------------------------------
+
+
+def test_custom_resources_place_the_harness_actors_and_each_tool() -> None:
+    config = load(
+        {
+            "ray": {"resources": {"harness": 0.01}},
+            "tools": {"query_mysql": {"concurrency": 2, "max-pending": 8, "resources": {"mysql_access": 0.01}}},
+        }
+    )
+    assert config.ray.resources == {"harness": 0.01}
+    assert config.tools.query_mysql.resources == {"mysql_access": 0.01}
+    assert config.tools.query_logs.resources == {}
+
+
+@pytest.mark.parametrize("path", ["ray.resources", "tools.query_logs.resources"])
+def test_a_resource_needs_a_positive_amount(path: str) -> None:
+    data = nested(path, {"harness": 0})
+    if path.startswith("tools"):
+        data["tools"]["query_logs"].update({"concurrency": 1, "max-pending": 1})
+    rejected(data, f"{path}.harness")
+
+
+def test_a_resource_name_is_an_identifier() -> None:
+    rejected(nested("ray.resources", {"mysql access": 1}), "ray.resources.mysql access.[key]")

@@ -8,50 +8,34 @@ import asyncio
 import json
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import ray
-import yaml
 
-from config.loader import parse_config
-from config.schema import AppConfig
-from gateway.serve import Gateway, GatewayThread, build_gateway
-from gateway.sse_client import Event, RequestFailed, chat_events
+from actors.runtime import shutdown_runtime
+from gateway.serve import GatewayThread, build_gateway
+from gateway.sse_client import RequestFailed, chat_events
 from tests.actors.runtime_support import FAKE_KEY, arguments, ray_config
 from tests.fake_openai import FakeOpenAI, http_error, reply
+from tests.gateway.e2e_support import (
+    KEYS,
+    PROMPT_MARKER,
+    SQL_SECRET,
+    SUPPORTED,
+    UNSUPPORTED,
+    Running,
+    ask,
+    assert_well_formed,
+    script_agent,
+    started,
+    with_sections,
+)
 from tests.harness.run_support import GOOD_DRAFT, KNOWLEDGE, LOGS, MYSQL, PLAN, QUERY, draft
 from tests.mysql_fixtures import OrderDb
 from tests.services import RedisServer
-
-SUPPORTED = json.dumps({"verdict": "SUPPORTED", "reason": "ok"})
-UNSUPPORTED = json.dumps({"verdict": "UNSUPPORTED", "reason": "结论超出证据（审计）"})
-SQL_SECRET = "password=Hunter2-SQL-Param-Secret"
-PROMPT_MARKER = "你是 SuperBiz 的故障诊断 Agent"
-KEYS = {"E2E_KEY_OPS": "ops-e2e-key-000001", "E2E_KEY_DEV": "dev-e2e-key-000002"}
-
-
-@dataclass
-class Running:
-    url: str
-    parts: Gateway
-    config: AppConfig
-
-    def stop(self, thread: GatewayThread) -> None:
-        thread.stop()
-        self.parts.audit.close()
-
-
-def with_sections(config: AppConfig, tmp: Path, **sections: Any) -> AppConfig:
-    data = yaml.safe_load(yaml.safe_dump(config.model_dump(mode="json")))
-    data["model"]["api-key"] = "${FAKE_OPENAI_KEY}"
-    data["audit"] = {"url": f"sqlite:///{tmp / 'audit.db'}"}
-    for name, values in sections.items():
-        data.setdefault(name, {}).update(values)
-    return parse_config(yaml.safe_dump(data), {"FAKE_OPENAI_KEY": FAKE_KEY, **KEYS})
 
 
 @pytest.fixture(scope="module")
@@ -71,40 +55,8 @@ def running(
 ) -> Iterator[Running]:
     tmp = tmp_path_factory.mktemp("e2e")
     config = with_sections(ray_config(redis_url=redis_server.url, base_url=fake.base_url), tmp)
-    parts = build_gateway(config)
-    thread = GatewayThread(parts.app).start()
-    gateway = Running(thread.url, parts, config)
-    yield gateway
-    gateway.stop(thread)
-
-
-async def ask(url: str, query: str, session_id: str | None = None, key: str | None = None) -> list[Event]:
-    async with httpx.AsyncClient(timeout=httpx.Timeout(10, read=60)) as client:
-        return [event async for event in chat_events(client, url, query, session_id, key)]
-
-
-def names(events: list[Event]) -> list[str]:
-    return [event.event for event in events]
-
-
-def assert_well_formed(events: list[Event]) -> None:
-    order = names(events)
-    assert order[0] == "metadata" and order.count("metadata") == 1
-    assert order[-1] == "done" and order.count("done") == 1
-    assert order.count("content") + order.count("failure") <= 1
-    final = [i for i, name in enumerate(order) if name in ("content", "failure")]
-    assert all(name == "status" for name in order[1 : (final[0] if final else -1)])
-
-
-def script_agent(fake: FakeOpenAI, final: dict[str, Any]) -> None:
-    fake.script("router", reply(json.dumps({"intent": "DIAGNOSIS"})))
-    fake.script(
-        "agent",
-        reply(json.dumps(PLAN, ensure_ascii=False)),
-        reply(None, [(KNOWLEDGE[0], KNOWLEDGE[1], arguments(KNOWLEDGE[2])), (LOGS[0], LOGS[1], arguments(LOGS[2]))]),
-        reply(None, [(MYSQL[0], MYSQL[1], arguments(MYSQL[2]))]),
-        reply(json.dumps(final, ensure_ascii=False), usage=(100, 50)),
-    )
+    with started(config) as gateway:
+        yield gateway
 
 
 FABRICATED = draft(("a1", "NORMAL", ["call_made_up"]), conclusion=["a1"])
@@ -245,11 +197,8 @@ def secured(
     tmp = tmp_path_factory.mktemp("secured")
     gateway = {"auth": "api-keys", "api-keys": {"ops": "${E2E_KEY_OPS}", "dev": "${E2E_KEY_DEV}"}}
     config = with_sections(ray_config(redis_url=redis_server.url, base_url=fake.base_url), tmp, gateway=gateway)
-    parts = build_gateway(config)
-    thread = GatewayThread(parts.app).start()
-    running = Running(thread.url, parts, config)
-    yield running
-    running.stop(thread)
+    with started(config) as running:
+        yield running
 
 
 async def test_keys_sessions_and_bad_requests_over_http(secured: Running, fake: FakeOpenAI) -> None:
@@ -340,3 +289,4 @@ async def test_a_disconnect_mid_tool_kills_the_query_and_records_cancelled(
     finally:
         thread.stop()
         parts.audit.close()
+        shutdown_runtime(config)

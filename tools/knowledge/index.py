@@ -7,8 +7,8 @@ otherwise, and never touches the files.
 
 Retrieval rule (see :mod:`tools.knowledge.tokens` for the terms):
 
-* each section is scored with Okapi BM25 (k1 = 1.2, b = 0.75) over its breadcrumb (weighted ×3) and text, each distinct query
-  term counted once, ``idf = ln(1 + (N - df + 0.5) / (df + 0.5))``;
+* each section is scored with Okapi BM25 (k1 = 1.2, b = 0.75) over its breadcrumb (weighted ×3) and text, each
+  distinct query term counted once, ``idf = ln(1 + (N - df + 0.5) / (df + 0.5))``;
 * a section is a hit only if (a) it contains at least ``MIN_MATCHED_TERMS`` (2) distinct query terms — or all
   of them when the query has fewer — and (b) its matched terms cover at least ``MIN_COVERAGE`` (40 %) of the
   query's units, one unit per Latin word and per CJK character (:class:`tools.knowledge.tokens.Query`). A
