@@ -20,6 +20,7 @@ from pathlib import Path
 from sqlalchemy.exc import SQLAlchemyError
 
 from config.loader import CONFIG_ENV_VAR, ConfigError, dump_config, load_config, resolve_path
+from gateway.eval_command import add_eval_command
 from gateway.run_commands import add_run_commands
 from harness.audit_store import TABLES, AuditSchemaError, SqlAuditStore
 from harness.redis_acl import acl_setuser_args
@@ -261,6 +262,7 @@ COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], 
     add_demo_sql_command,
     add_db_command,
     lambda commands: add_run_commands(commands, CONFIG_OPTION),
+    lambda commands: add_eval_command(commands, CONFIG_OPTION),
 )
 """Each entry adds one top-level command to the parser."""
 
