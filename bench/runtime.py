@@ -5,8 +5,8 @@ private real Redis, EvidenceGuard, a SemanticGuard call), against a fake OpenAI 
 answering every model call after a fixed delay (6 model calls per run). Printed per (delay, R): runs/s,
 p50/p99 end to end, the Harness overhead (end to end minus the injected model delay) and the ideal
 throughput the delays allow. In the same run, the floor: the same actor messages through echo actors that do
-nothing (Ray's own cost), so the Harness's own share is separated from Ray's. Last, SemanticGuard pool
-throughput for pool sizes 1, 2, 4, 8 at a fixed model delay.
+nothing (Ray's own cost), so the Harness's own share is separated from Ray's. The SemanticGuard pool has its
+own bench (``bench/guards.py``), and load over HTTP is ``bench/load.py``.
 
     python bench/runtime.py [--delays 0,100] [--concurrency 1,10,50,200] [--quick]
 
@@ -33,14 +33,13 @@ import ray
 import yaml
 from fake_llm import MODEL_CALLS_PER_RUN, FakeLlmProcess
 
-from actors.guard import SemanticGuardActor
 from actors.runtime import HarnessClient
 from config.loader import BUNDLED_DEFAULT, parse_config
 from config.schema import AppConfig
 from harness.local import local_services
 from harness.model_factory import build_model
 from harness.run import Run, StartRun
-from harness.semantic_guard import GuardRequest
+from harness.run_feed import RunFeed
 from tests.services import RedisServer
 
 QUERY = "订单 order-123 支付超时，帮我排查"
@@ -122,16 +121,35 @@ class EchoAgent:
 
 @ray.remote(num_cpus=0)
 class EchoSupervisor:
+    """The real supervisor's protocol (open, then long-polled fetches) around echo actors."""
+
     def __init__(self, agent: Any, tool: Any, guard: Any) -> None:
         self._agent, self._tool, self._guard = agent, tool, guard
+        self._feeds: dict[int, RunFeed] = {}
+        self._drivers: dict[int, asyncio.Task[None]] = {}
+        self._runs = 0
 
-    async def run(self, events: int) -> Any:
+    async def open(self, events: int) -> tuple[int, list[dict[str, Any]]]:
+        self._runs += 1
+        feed = self._feeds[self._runs] = RunFeed(60)
+        feed.append({"event": "metadata"})
+        self._drivers[self._runs] = asyncio.ensure_future(self._drive(self._runs, feed, events))
+        return self._runs, await feed.fetch(0, 0)
+
+    async def fetch(self, run: int, cursor: int) -> list[dict[str, Any]]:
+        batch = await self._feeds[run].fetch(cursor, 10)
+        if self._feeds[run].delivered:
+            del self._feeds[run]
+        return batch
+
+    async def _drive(self, run: int, feed: RunFeed, events: int) -> None:
         me = ray.get_runtime_context().current_actor
-        yield {"event": "metadata"}
         await self._agent.investigate.remote(me)
         await self._guard.evaluate.remote(None, 1.0)
-        for _ in range(events - 1):
-            yield {"event": "status"}
+        for _ in range(events - 2):
+            feed.append({"event": "status"})
+        feed.append({"event": "done"})
+        del self._drivers[run]
 
     async def model_call(self, turn: int) -> dict[str, Any]:
         return {"turn": turn}
@@ -149,60 +167,14 @@ async def floor(runs: int, events: int) -> list[float]:
     latencies = []
     for _ in range(runs + 3):
         started = time.perf_counter()
-        async for ref in supervisor.run.remote(events):
-            await ref
+        run, batch = await supervisor.open.remote(events)
+        cursor, finished = len(batch), False
+        while not finished:
+            batch = await supervisor.fetch.remote(run, cursor)
+            cursor += len(batch)
+            finished = any(event["event"] == "done" for event in batch)
         latencies.append(time.perf_counter() - started)
     return latencies[3:]
-
-
-# -- guard pool --------------------------------------------------------------------------------------------
-
-
-def guard_request() -> GuardRequest:
-    return GuardRequest(
-        query=QUERY,
-        draft={
-            "conclusion": None,
-            "analysis": [],
-            "action_plan": [],
-            "recommendations": [],
-            "limitations": {"scope": "x", "missing_info": []},
-        },
-        verified_evidence=[],
-    )
-
-
-async def evaluate(actor: Any, request: GuardRequest, latencies: list[float]) -> None:
-    started = time.perf_counter()
-    attempt = await actor.evaluate.remote(request, 30)
-    assert attempt.verdict is not None
-    latencies.append(time.perf_counter() - started)
-
-
-async def guard_pool(base_url: str, redis_url: str, delay_ms: float, evaluations: int) -> None:
-    print(f"\nSemanticGuard pool, {evaluations} evaluations, model delay {delay_ms:.0f} ms, 2 per replica")
-    print(f"{'replicas':>8} | {'evals/s':>8} | {'p99':>8} | {'ideal/s':>8} | efficiency")
-    request = guard_request()
-    base_rate = None
-    for replicas in (1, 2, 4, 8):
-        config = bench_config(redis_url, base_url)
-        actors = [
-            ray.remote(SemanticGuardActor).options(num_cpus=0, max_concurrency=2).remote(f"g{i}", config.model)
-            for i in range(replicas)
-        ]
-        await asyncio.gather(*(actor.evaluate.remote(request, 30) for actor in actors))
-        latencies: list[float] = []
-        started = time.perf_counter()
-        await asyncio.gather(*(evaluate(actors[i % replicas], request, latencies) for i in range(evaluations)))
-        rate = evaluations / (time.perf_counter() - started)
-        base_rate = base_rate or rate
-        ideal = replicas * 2 / (delay_ms / 1000)
-        print(
-            f"{replicas:>8} | {rate:>8.1f} | {percentile(latencies, 0.99) * 1e3:>5.0f} ms | {ideal:>8.1f} | "
-            f"{rate / (base_rate * replicas):.0%}"
-        )
-        for actor in actors:
-            ray.kill(actor)
 
 
 async def in_process(redis_url: str, runs: int) -> float:
@@ -255,8 +227,6 @@ async def main(delays: list[float], levels: list[int], quick: bool) -> None:
                 f"\nR=1, zero delay: p50 {r1_zero_p50 * 1e3:.1f} ms (target <= 25 ms); Harness's own share "
                 f"{(r1_zero_p50 - floor_p50) * 1e3:.1f} ms above the Ray floor (target <= 10 ms)"
             )
-        with FakeLlmProcess(100) as fake:
-            await guard_pool(fake.base_url, redis_server.url, 100, 32 if quick else 96)
 
 
 if __name__ == "__main__":

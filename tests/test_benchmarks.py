@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
         ("store.py", ["--rounds", "1"], "ratio"),
         ("sql_validate.py", ["--rounds", "1", "--repeat", "1"], "ratio"),
         ("projectors.py", ["--rounds", "1"], "query_mysql 10,000 rows"),
-        ("runtime.py", ["--quick", "--delays", "0", "--concurrency", "1"], "SemanticGuard pool"),
+        ("runtime.py", ["--quick", "--delays", "0", "--concurrency", "1"], "R=1, zero delay"),
+        ("guards.py", ["--quick"], "Scaling efficiency up to 8 replicas"),
+        ("load.py", ["--quick"], "server/baseline runs/s"),
     ],
 )
 def test_benchmark_runs(script: str, args: list[str], expected: str) -> None:
