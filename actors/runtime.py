@@ -25,6 +25,7 @@ from harness import events
 from harness.events import EventSequence, RunEvent
 from harness.model_factory import model_label
 from harness.run import StartRun
+from harness.run_context import new_run_id
 from tools.registry import available_tools
 
 READY_TIMEOUT_S = 5.0
@@ -132,7 +133,8 @@ def shutdown_runtime(config: AppConfig) -> int:
 class HarnessClient:
     """``async for event in client.chat(session_id, query)``: one run's events, always well-formed.
 
-    Events are long-polled (``open`` then ``fetch``), not streamed: Ray Client (``ray://``) cannot stream, and
+    The metadata event goes out at once, before the supervisor is reached (this client names the run). The
+    rest is long-polled (``open`` then ``fetch``), not streamed: Ray Client (``ray://``) cannot stream, and
     one protocol serves both. Stopping the iteration early (a client disconnect) closes, and so cancels, the
     run. If the supervisor dies mid-run the client still ends the stream with ``failure`` + ``done(FAILED)``
     instead of hanging. A supervisor that Ray is restarting is waited for (up to ``RESTART_WAIT_S``) and the
@@ -159,17 +161,17 @@ class HarnessClient:
 
     async def chat(self, session_id: str, query: str, principal: str = "anonymous") -> AsyncIterator[RunEvent]:
         supervisor = self._supervisors[pick(session_id, len(self._supervisors))]
-        start = StartRun(session_id=session_id, query=query, principal=principal)
+        run_id = new_run_id()
+        start = StartRun(session_id=session_id, query=query, principal=principal, run_id=run_id)
         sequence = EventSequence()
-        run_id = None
+        yield sequence.accept(events.metadata(session_id, run_id, model=self.model_label))
         try:
             try:
                 batch = await supervisor.open.remote(start)
             except ActorUnavailableError:  # being restarted: Ray refused the call without running it
                 await _answering(supervisor)
                 batch = await supervisor.open.remote(start)
-            run_id = batch[0]["data"]["run_id"]
-            cursor = 0
+            cursor, batch = 1, batch[1:]  # its metadata went out already
             while True:
                 for data in batch:
                     yield sequence.accept(RunEvent.model_validate(data))
@@ -179,17 +181,15 @@ class HarnessClient:
                 batch = await supervisor.fetch.remote(run_id, cursor, FETCH_WAIT_S)
         except RayError:
             if not sequence.finished:
-                for event in self._broken(sequence, session_id):
+                for event in self._broken(sequence):
                     yield event
         finally:
-            if run_id is not None and not sequence.finished:
+            if not sequence.finished:  # the client left: stop the run (a no-op if it never opened)
                 supervisor.close.remote(run_id)
 
     @staticmethod
-    def _broken(sequence: EventSequence, session_id: str) -> list[RunEvent]:
+    def _broken(sequence: EventSequence) -> list[RunEvent]:
         closing = []
-        if not sequence.started:
-            closing.append(sequence.accept(events.metadata(session_id, "unavailable")))
         if not sequence.final_sent:
             closing.append(sequence.accept(events.failure("RUN_UNAVAILABLE")))
         closing.append(sequence.accept(events.done("FAILED")))
