@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import logging
 import threading
@@ -10,16 +11,18 @@ from dataclasses import dataclass
 
 import ray
 import uvicorn
-from harness.audit_store import SqlAuditStore
 from starlette.applications import Starlette
 
 from actors.runtime import HarnessClient
 from config.schema import AppConfig
 from gateway.app import create_app
+from harness.audit_store import SqlAuditStore
 from harness.logs import configure_logging
 
 log = logging.getLogger(__name__)
 STARTUP_TIMEOUT_S = 30.0
+RAY_CLIENT_ATTEMPTS = 3
+RAY_CLIENT_RETRY_DELAY_S = 2.0
 
 
 class ExposureRefused(Exception):
@@ -49,7 +52,7 @@ def init_ray(config: AppConfig, address: str | None) -> str | None:
     if ray.is_initialized():
         return None
     if target:
-        context = ray.init(address=target, namespace=config.ray.namespace, log_to_driver=False, configure_logging=False)
+        context = join_cluster(target, config.ray.namespace)
     else:
         context = ray.init(
             address="local",
@@ -61,6 +64,24 @@ def init_ray(config: AppConfig, address: str | None) -> str | None:
         )
     url = getattr(context, "dashboard_url", None)
     return f"http://{url}" if url and not str(url).startswith("http") else url
+
+
+def join_cluster(address: str, namespace: str) -> object:
+    """``ray.init`` on an existing cluster. Over Ray Client (``ray://``) the head's proxy starts a server
+    process per connection, and now and then that process dies at birth (``ConnectionAbortedError``:
+    "Starting Ray client server failed"); the next connection gets a fresh one, so that is asked again."""
+    connect = functools.partial(
+        ray.init, address=address, namespace=namespace, log_to_driver=False, configure_logging=False
+    )
+    attempts = RAY_CLIENT_ATTEMPTS if address.startswith("ray://") else 1
+    for attempt in range(1, attempts):
+        try:
+            return connect()
+        except ConnectionAbortedError:
+            ray.shutdown()
+            log.warning("Ray Client server failed to start (attempt %d of %d); connecting again", attempt, attempts)
+            time.sleep(RAY_CLIENT_RETRY_DELAY_S)
+    return connect()
 
 
 @dataclass
