@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import threading
@@ -54,8 +55,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects import mysql
 from sqlalchemy.engine import URL, Engine, make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.schema import CreateIndex, CreateTable, ExecutableDDLElement
 
 from config.schema import AuditSettings
 from harness.agent import PreviousTurn
@@ -321,11 +323,13 @@ class SqlAuditStore:
     def init_schema(self) -> SchemaChanges:
         """Create what is missing (tables, and indexes of existing tables); idempotent.
 
-        It never alters an existing column: a table that lacks a column this version writes raises
-        ``AuditSchemaError`` and needs a migration (ALTER TABLE) first.
+        Safe to call from several processes at once (every supervisor of a pool does when it starts): a table
+        or index that another process created first is not an error. It never alters an existing column: a
+        table that lacks a column this version writes raises ``AuditSchemaError`` and needs a migration
+        (ALTER TABLE) first.
         """
-        with self._serialised(), self._engine.begin() as connection:
-            inspector = inspect(connection)
+        with self._serialised():
+            inspector = inspect(self._engine)
             existing = set(inspector.get_table_names())
             missing_columns: list[str] = []
             for table in METADATA.tables.values():
@@ -338,18 +342,39 @@ class SqlAuditStore:
                     + ", ".join(missing_columns)
                     + "): migrate it with ALTER TABLE"
                 )
-            created_tables = tuple(table.name for table in METADATA.tables.values() if table.name not in existing)
-            METADATA.create_all(connection, checkfirst=True)
+            created_tables = tuple(
+                table.name
+                for table in METADATA.sorted_tables
+                if table.name not in existing
+                and self._create(CreateTable(table), functools.partial(self._has_table, table.name))
+            )
             created_indexes: list[str] = []
-            for table in METADATA.tables.values():
-                if table.name in created_tables:
-                    continue
-                present_indexes = {index["name"] for index in inspector.get_indexes(table.name)}
+            for table in METADATA.sorted_tables:
+                present_indexes = {index["name"] for index in inspect(self._engine).get_indexes(table.name)}
                 for index in sorted(table.indexes, key=lambda index: str(index.name)):
-                    if index.name not in present_indexes:
-                        index.create(connection)
+                    created = index.name not in present_indexes and self._create(
+                        CreateIndex(index), functools.partial(self._has_index, table.name, str(index.name))
+                    )
+                    if created and table.name not in created_tables:
                         created_indexes.append(str(index.name))
         return SchemaChanges(created_tables, tuple(created_indexes))
+
+    def _create(self, statement: ExecutableDDLElement, exists: Callable[[], bool]) -> bool:
+        """Run one CREATE: True if it created the object, False if another process had just created it."""
+        try:
+            with self._engine.begin() as connection:
+                connection.execute(statement)
+        except DBAPIError:
+            if exists():
+                return False
+            raise
+        return True
+
+    def _has_table(self, table_name: str) -> bool:
+        return table_name in inspect(self._engine).get_table_names()
+
+    def _has_index(self, table_name: str, index_name: str) -> bool:
+        return index_name in {index["name"] for index in inspect(self._engine).get_indexes(table_name)}
 
     # -- AuditSink: writes ------------------------------------------------------------------------------------
 

@@ -8,8 +8,10 @@ finished run" must never depend on clock resolution.
 from __future__ import annotations
 
 import asyncio
+import threading
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -28,6 +30,7 @@ from harness.audit_store import (
     TABLES,
     TRUNCATION_MARK,
     AuditSchemaError,
+    SchemaChanges,
     SqlAuditStore,
     chat_session,
 )
@@ -561,6 +564,32 @@ def test_init_schema_creates_what_is_missing(store: SqlAuditStore) -> None:
     changes = store.init_schema()
     assert (changes.created_tables, changes.created_indexes) == (("agent_step",), ("idx_tool_name",))
     assert "idx_tool_name" in {index["name"] for index in sa.inspect(store.engine).get_indexes("tool_invocation")}
+
+
+@pytest.mark.parametrize("backend", SQL_BACKENDS)
+def test_init_schema_succeeds_for_every_store_starting_at_once(
+    request: pytest.FixtureRequest, backend: str, tmp_path: Path
+) -> None:
+    """Every supervisor of a pool creates the schema when it starts, at the same moment as the others."""
+    settings = _settings(request, backend, tmp_path)
+    stores = [SqlAuditStore(settings) for _ in range(6)]
+    try:
+        for _ in range(4):
+            METADATA.drop_all(stores[0].engine)
+            barrier = threading.Barrier(len(stores))
+
+            def start(store: SqlAuditStore, barrier: threading.Barrier = barrier) -> SchemaChanges:
+                barrier.wait()
+                return store.init_schema()
+
+            with ThreadPoolExecutor(len(stores)) as pool:
+                changes = list(pool.map(start, stores))
+
+            assert sorted(name for change in changes for name in change.created_tables) == sorted(TABLES)
+            assert set(sa.inspect(stores[0].engine).get_table_names()) >= set(TABLES)
+    finally:
+        for store in stores:
+            store.close()
 
 
 def test_init_schema_refuses_a_table_that_needs_a_migration(store: SqlAuditStore) -> None:
