@@ -208,7 +208,21 @@ async def test_a_tool_actor_killed_mid_call(running: Running, fake: FakeOpenAI) 
     await check(running, events, "SUCCESS")
     tools = await running.parts.audit.tool_invocations(events[0].data["run_id"])
     assert ("query_mysql", "TOOL_UNAVAILABLE") in [(t["tool_name"], t["error_code"]) for t in tools]
+    # Until Ray has restarted the actor, a call fails at once as TOOL_UNAVAILABLE: a tool call is never retried
+    # (seed §4.2), and the scripted agent of the next request cites its MySQL call whatever it returns.
+    assert (await restarted(actor))["in_flight"] == 0
     await serves_the_next_request(running, fake)
+
+
+async def restarted(actor: ray.actor.ActorHandle, deadline_s: float = 60.0) -> dict[str, Any]:
+    """The actor's stats once it answers again after a restart."""
+    deadline = time.monotonic() + deadline_s
+    while True:
+        try:
+            return dict(await actor.stats.remote())
+        except ray.exceptions.ActorUnavailableError:
+            assert time.monotonic() < deadline, "the tool actor did not come back"
+            await asyncio.sleep(0.2)
 
 
 async def test_a_guard_replica_killed_mid_evaluation(running: Running, fake: FakeOpenAI) -> None:
