@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from harness.clock import Clock, isoformat
 from tools.logs.matching import matches
-from tools.redaction import redact
+from tools.secrets import redact
 
 BUNDLED_DATASET = Path(__file__).resolve().parent / "data" / "mock_logs.jsonl"
 
