@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from harness.json_reader import MODEL_OUTPUT, JsonRejected, read_json
 from harness.model import ChatMessage, ModelReply, ModelRequest, ToolCall
 
 PROMPT_VERSION = "diagnosis-v1"
@@ -134,6 +135,6 @@ class DiagnosisAgent:
 def _plan_steps(content: str | None) -> list[str]:
     """The plan's steps, or none when the reply is not a plan (the run goes on without a PLANNING status)."""
     try:
-        return Plan.model_validate_json(content or "").plan
-    except ValidationError:
+        return Plan.model_validate(read_json(content or "", MODEL_OUTPUT)).plan
+    except (JsonRejected, ValidationError):
         return []

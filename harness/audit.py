@@ -45,7 +45,7 @@ class ToolInvocation:
     tool_call_id: str
     tool_name: str
     input_params: dict[str, Any]
-    """Redacted arguments."""
+    """The validated arguments (or a bounded excerpt of unparsed ones); the durable store redacts and caps them."""
     output_preview: str
     """A bounded preview of the agent_result (never the raw response)."""
     output_length: int

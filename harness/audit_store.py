@@ -63,6 +63,7 @@ from config.schema import AuditSettings
 from harness.agent import PreviousTurn
 from harness.audit import ModelStep, RunFinished, RunStarted, ToolInvocation
 from harness.clock import Clock, SystemClock
+from tools.secrets import redact
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,9 @@ T = TypeVar("T")
 MAX_ERROR_MESSAGE_CHARS = 1000
 MAX_TEXT_CHARS = 16000
 """A MySQL TEXT holds 65,535 bytes: 16,000 characters of 4-byte UTF-8."""
+MAX_PARAMS_CHARS = 4000
+"""Serialised ``tool_invocation.input_params`` beyond this is replaced by a marked, cut preview."""
+MAX_GUARD_REASON_CHARS = 2000
 PING_TIMEOUT_S = 5.0
 TRUNCATION_MARK = "…"
 
@@ -223,6 +227,31 @@ def _clip(value: str | None, limit: int) -> str | None:
 def cut_text(value: str, limit: int) -> str:
     """``value`` if it fits in ``limit`` characters, else its first ``limit - 1`` and a truncation mark."""
     return value if len(value) <= limit else value[: limit - 1] + TRUNCATION_MARK
+
+
+def audit_text(value: str | None, limit: int) -> str | None:
+    """Model-, tool- or user-supplied text as the audit keeps it: redacted, then cut with a truncation mark."""
+    return None if value is None else cut_text(redact(value)[0], limit)
+
+
+def audit_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Tool arguments as the audit keeps them: redacted strings; when their JSON is longer than
+    ``MAX_PARAMS_CHARS``, a marked preview instead (``{"truncated": true, "chars": N, "preview": "…"}``)."""
+    redacted = _redact_values(dict(params))
+    serialised = _json_dumps(redacted)
+    if len(serialised) <= MAX_PARAMS_CHARS:
+        return redacted
+    return {"truncated": True, "chars": len(serialised), "preview": cut_text(serialised, MAX_PARAMS_CHARS)}
+
+
+def _redact_values(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact(value)[0]
+    if isinstance(value, dict):
+        return {str(key): _redact_values(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_redact_values(item) for item in value]
+    return value
 
 
 def bounded_previous_turn(published: Mapping[str, Any], max_chars: int, max_documents: int) -> PreviousTurn:
@@ -452,7 +481,7 @@ class SqlAuditStore:
                     run_id=record.run_id,
                     session_id=record.session_id,
                     principal=record.principal,
-                    query=_clip(record.query, MAX_TEXT_CHARS),
+                    query=audit_text(record.query, MAX_TEXT_CHARS),
                     status="RUNNING",
                     started_at=started,
                 )
@@ -501,16 +530,16 @@ class SqlAuditStore:
                     run_id=record.run_id,
                     step_id=None,
                     tool_name=_clip(record.tool_name, 64),
-                    input_params=dict(record.input_params),
-                    output_preview=cut_text(record.output_preview, self._settings.preview_chars),
+                    input_params=audit_params(record.input_params),
+                    output_preview=audit_text(record.output_preview, self._settings.preview_chars),
                     output_length=record.output_length,
                     is_truncated=record.is_truncated,
                     retrieval_details={"evidence_status": record.evidence_status, "tool_call_id": record.tool_call_id},
                     duration_ms=record.duration_ms,
                     success=record.success,
-                    error_message=_clip(record.error_message, MAX_ERROR_MESSAGE_CHARS),
+                    error_message=audit_text(record.error_message, MAX_ERROR_MESSAGE_CHARS),
                     created_at=_db_time(self._clock.now()),
-                    tool_call_id=_clip(record.tool_call_id, 128),
+                    tool_call_id=audit_text(record.tool_call_id, 128),
                     evidence_status=_clip(record.evidence_status, 32),
                     error_code=_clip(record.error_code, 64),
                 )
@@ -533,7 +562,7 @@ class SqlAuditStore:
                     fallback_reason=_clip(record.fallback_reason, 128),
                     published_result=dict(record.published_result) if record.published_result else None,
                     guard_verdict=_clip(record.guard_verdict, 32),
-                    guard_reason=_clip(record.guard_reason, MAX_TEXT_CHARS),
+                    guard_reason=audit_text(record.guard_reason, MAX_GUARD_REASON_CHARS),
                     model_calls=record.model_calls,
                     input_tokens=record.input_tokens,
                     output_tokens=record.output_tokens,

@@ -9,13 +9,13 @@ Harness could check against that call's evidence.
 from __future__ import annotations
 
 import json
-import re
 from importlib import resources
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from harness.errors import OperationFailed
+from harness.json_reader import MODEL_OUTPUT, JsonRejected, read_json
 from harness.model import ChatMessage
 from harness.retry import FailureKind
 
@@ -69,15 +69,11 @@ def knowledge_messages(query: str, evidence: list[dict[str, Any]]) -> tuple[Chat
     )
 
 
-_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
-
-
 def _json_object(text: str | None) -> Any:
-    fenced = _FENCE.match(text or "")
     try:
-        return json.loads(fenced.group(1) if fenced else (text or ""))
-    except json.JSONDecodeError:
-        raise OperationFailed(FailureKind.INVALID_OUTPUT, "reply is not JSON") from None
+        return read_json(text or "", MODEL_OUTPUT)
+    except JsonRejected as rejected:
+        raise OperationFailed(FailureKind.INVALID_OUTPUT, f"reply is not bounded JSON ({rejected.reason})") from None
 
 
 def parse_intent(text: str | None) -> Intent:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import datetime
@@ -38,10 +37,8 @@ from harness.errors import (
     StoreUnavailable,
     UnknownRun,
 )
-from harness.run_context import RUN_ID_PATTERN
+from harness.ids import is_run_id, is_tool_call_id, is_tool_name
 
-TOOL_CALL_ID_PATTERN = re.compile(r"^[A-Za-z0-9_.\-]{1,128}$")
-TOOL_NAME_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,63}$")
 T = TypeVar("T")
 METADATA_BYTES = 512
 """Fixed allowance per record for every field but request/raw_response/agent_result (ids are length-capped)."""
@@ -279,7 +276,7 @@ class InvocationStore:
         self, run_id: str, tool_call_id: str, tool_name: str, request: dict[str, Any], started_at: datetime
     ) -> dict[str, str | bytes]:
         _check_ids(run_id, tool_call_id)
-        if not isinstance(tool_name, str) or not TOOL_NAME_PATTERN.match(tool_name):
+        if not is_tool_name(tool_name):
             raise InvalidArgument("tool_name must be 1-64 characters of [a-z0-9_]")
         if not isinstance(request, dict):
             raise InvalidArgument("request must be a JSON object")
@@ -363,13 +360,13 @@ async def _unavailable_on_error(pending: Awaitable[T]) -> T:
 
 
 def _check_run_id(run_id: str) -> None:
-    if not isinstance(run_id, str) or not RUN_ID_PATTERN.match(run_id):
+    if not is_run_id(run_id):
         raise InvalidRunId("run_id must be 1-64 characters of [A-Za-z0-9_-]")
 
 
 def _check_ids(run_id: str, tool_call_id: str) -> None:
     _check_run_id(run_id)
-    if not isinstance(tool_call_id, str) or not TOOL_CALL_ID_PATTERN.match(tool_call_id):
+    if not is_tool_call_id(tool_call_id):
         raise InvalidToolCallId("tool_call_id must be 1-128 characters of [A-Za-z0-9_.-]")
 
 

@@ -8,8 +8,10 @@ Harness's. Failures become ``OperationFailed(kind, detail)``:
 ``openai.APIConnectionError`` (refused, reset, TLS)     TRANSPORT
 ``openai.APIStatusError`` (any 4xx/5xx, 429 included)   TRANSPORT, with the status code
 a body that is not a chat completion, no choices,       INVALID_OUTPUT
-a tool call that is not a function call with an id,
-a name and a string of arguments (validated later by the tool boundary)
+a body larger than ``MAX_REPLY_BYTES``,
+a tool call that is not a function call with a name and
+a string of arguments (its id and arguments are checked
+by the tool boundary: a bad one is a Tool ERROR)
 =====================================================  ==============
 
 The reply body is parsed here, not by the SDK: the SDK returns a non-JSON 200 body as a plain ``str`` (or
@@ -37,6 +39,8 @@ from harness.retry import FailureKind
 OPENAI_API_URL = "https://api.openai.com/v1"
 ROLE_HEADER = "X-Superbiz-Role"
 MAX_CONNECT_TIMEOUT_S = 10.0
+MAX_REPLY_BYTES = 4 * 1024 * 1024
+"""A completion body beyond this is not read: a reply the Harness could use is a small fraction of it."""
 _SAFE_ERROR_CODE = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
 
 
@@ -138,7 +142,8 @@ class _Function(_Wire):
 
 
 class _ToolCall(_Wire):
-    id: str = Field(min_length=1)
+    id: str = ""
+    """Checked by the tool boundary: a missing or malformed id is a Tool ERROR the agent can act on."""
     type: str
     function: _Function | None = None
 
@@ -165,6 +170,8 @@ class _Completion(_Wire):
 
 def parse_completion(body: bytes) -> ModelReply:
     """A ``chat.completion`` body as a ``ModelReply``; anything else is INVALID_OUTPUT."""
+    if len(body) > MAX_REPLY_BYTES:
+        raise OperationFailed(FailureKind.INVALID_OUTPUT, f"the reply is larger than {MAX_REPLY_BYTES // 1024} KB")
     try:
         completion = _Completion.model_validate_json(body)
     except ValidationError as error:

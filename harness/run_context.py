@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import uuid
 from dataclasses import dataclass, field
 
@@ -11,10 +10,9 @@ from harness.budget import BudgetLedger, BudgetLimits
 from harness.cancellation import CancellationToken
 from harness.clock import Clock, SystemClock
 from harness.deadline import Deadline
+from harness.ids import is_run_id
 from harness.retry import AttemptLog, HarnessRetryExecutor, HarnessRetryPolicies
 from harness.run_state import RunLifecycle
-
-RUN_ID_PATTERN = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
 
 
 def new_run_id() -> str:
@@ -45,7 +43,7 @@ class RunContext:
     ) -> RunContext:
         clock = clock or SystemClock()
         run_id = new_run_id() if run_id is None else run_id
-        if not RUN_ID_PATTERN.match(run_id):
+        if not is_run_id(run_id):
             raise ValueError("run_id must be 1-64 characters of [A-Za-z0-9_-]")
         return cls(
             session_id=session_id,

@@ -7,8 +7,6 @@ the audit only. Calling the model, timeouts and the one retry belong to the Harn
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping
 from importlib import resources
 from typing import Any, Literal
@@ -18,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from harness.draft import Draft
 from harness.errors import OperationFailed
 from harness.invocation_store import InvocationRecord
+from harness.json_reader import MODEL_OUTPUT, JsonRejected, read_json
 from harness.model import ChatMessage
 from harness.retry import FailureKind
 from harness.snapshot import build_snapshot, guard_input_json
@@ -25,7 +24,6 @@ from harness.snapshot import build_snapshot, guard_input_json
 PROMPT_VERSION = "semantic-guard-v1"
 FORBIDDEN_KEYS = frozenset({"tool_call_id", "tool_call_ids", "raw_response"})
 MAX_REASON_CHARS = 1000
-_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
 
 
 def semantic_guard_prompt() -> str:
@@ -80,27 +78,20 @@ def parse_verdict(text: str | None) -> GuardVerdict:
 
     Anything else raises ``OperationFailed(INVALID_OUTPUT)``; the detail never quotes the reply.
     """
-    if not text or not text.strip():
+    if not isinstance(text, str) or not text.strip():
         raise OperationFailed(FailureKind.INVALID_OUTPUT, "the guard reply is empty")
-    fenced = _FENCE.match(text)
-    body = fenced.group(1) if fenced else text.strip()
     try:
-        data = json.loads(body, object_pairs_hook=_unique_keys)
-    except ValueError:  # JSONDecodeError, or a duplicate key
-        raise OperationFailed(FailureKind.INVALID_OUTPUT, "the guard reply is not one JSON object") from None
+        data = read_json(text, MODEL_OUTPUT, unique_keys=True)
+    except JsonRejected as rejected:
+        raise OperationFailed(
+            FailureKind.INVALID_OUTPUT, f"the guard reply is not one JSON object ({rejected.reason})"
+        ) from None
     if not isinstance(data, dict):
         raise OperationFailed(FailureKind.INVALID_OUTPUT, "the guard reply is not one JSON object")
     try:
         return GuardVerdict.model_validate(data)
     except ValidationError:
         raise OperationFailed(FailureKind.INVALID_OUTPUT, "the guard reply does not match the verdict schema") from None
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    data = dict(pairs)
-    if len(data) != len(pairs):
-        raise ValueError("duplicate key")
-    return data
 
 
 def _has_forbidden_key(value: Any) -> bool:

@@ -345,7 +345,6 @@ INVALID_REPLIES: dict[str, Step] = {
         tool_calls=[{"id": "call_1", "type": "function", "function": {"name": "query_logs", "arguments": {}}}]
     ),
     "wrong tool call type": wrong_type_tool_call(),
-    "empty tool call id": reply(tool_calls=[("", "query_logs", "{}")]),
     "empty tool name": reply(tool_calls=[("call_1", "", "{}")]),
     "tool call without function": reply(tool_calls=[{"id": "call_1", "type": "function"}]),
     "negative usage": reply("hi", usage=(-1, 0)),
@@ -372,6 +371,18 @@ async def test_malformed_tool_arguments_reach_the_tool_boundary_verbatim(
     reply_ = await model.complete(ModelRequest(role="agent", messages=(ChatMessage(role="user", content="x"),)), 5)
 
     assert [call.arguments for call in reply_.tool_calls] == [arguments]
+
+
+@pytest.mark.parametrize("tool_call_id", ["", "x\n", "call 1"])
+async def test_a_bad_tool_call_id_reaches_the_tool_boundary_verbatim(
+    fake: FakeOpenAI, model: OpenAIChatModel, tool_call_id: str
+) -> None:
+    """The tool boundary answers it with a Tool ERROR INVALID_TOOL_CALL_ID; the whole turn is not lost."""
+    fake.script("agent", reply(tool_calls=[(tool_call_id, "query_logs", "{}")]))
+
+    reply_ = await model.complete(ModelRequest(role="agent", messages=(ChatMessage(role="user", content="x"),)), 5)
+
+    assert [call.id for call in reply_.tool_calls] == [tool_call_id]
 
 
 def test_parse_completion_names_the_bad_field_without_its_value() -> None:
