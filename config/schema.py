@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
@@ -268,6 +269,84 @@ class SystemChatSettings(Section):
     )
 
 
+DEFAULT_NON_FACT_WORDS = (
+    # time zones and data labels
+    "UTC", "GMT", "CST", "MOCK", "UTF-8", "UTF8",
+    # protocols, formats and roles an SRE report names without stating a fact
+    "SQL", "HTTP", "HTTPS", "API", "APIs", "JSON", "YAML", "XML", "URL", "URI", "ID", "IDs", "OK", "DB", "DBA", "SRE",
+    "RAG", "LLM", "AI", "CPU", "GPU", "JVM", "GC", "TCP", "UDP", "IP", "DNS", "TLS", "SSL", "SLA", "SLO", "QPS",
+    "TPS", "RT", "TTL", "ACL", "OOM", "IO", "I/O", "ETA", "FAQ", "TODO", "N/A", "HA", "DDL", "DML", "PR",
+    # the report's own vocabulary
+    "NORMAL", "NEGATIVE_OBSERVATION", "EVIDENCE_FOUND", "NO_EVIDENCE", "SUPPORTED", "UNSUPPORTED",
+    # English words that look like identifiers
+    "read-only", "real-time", "long-running", "end-to-end", "up-to-date", "built-in", "follow-up", "non-null",
+    "so-called", "well-known", "time-out", "one-time", "top-level", "per-request", "re-run", "e-mail", "e.g",
+    "i.e", "etc", "vs", "k8s", "md5", "sha1", "sha256", "ipv4", "ipv6", "http2", "x86", "amd64", "arm64",
+    "4xx", "5xx", "2xx", "3xx",
+)  # fmt: skip
+DEFAULT_CONFIRMATION_PATTERNS = (
+    r"\b(?:re)?start(?:s|ed|ing)?\b", r"\breboot", r"\bre-?deploy", r"\broll(?:ing)?[ -]?back",
+    r"\bscal(?:e|es|ed|ing)\b", r"\bfail[ -]?over", r"\bswitch[ -]?over", r"\bpromot(?:e|ing)\b", r"\bkill",
+    r"\bterminat", r"\bdelet", r"\bdrop\b", r"\btruncat", r"\bflush", r"\bpurge", r"\bupdate\b",
+    r"\binsert\b", r"\balter\b", r"\bcreate\s+(?:table|index|database|user)", r"\bgrant\b", r"\brevoke\b",
+    r"\bshut\s*down", r"\bstop(?:s|ped|ping)?\b", r"\bdisable", r"\bdrain", r"\bevict", r"\bcordon",
+    r"\breset\b", r"\brm\s+-", r"\bset\s+global\b", r"\b(?:enable|turn on)\s+(?:throttling|rate[ -]?limit)",
+    r"\bbounce", r"\breplay", r"\brecycle", r"\bre-?trigger", r"\bre-?send", r"\bre-?run\s+(?:the\s+)?(?:job|task)",
+    r"\bmark\s+\S+\s+as\b", r"\bset\s+\S+\s+to\b",
+    "重启", "重新启动", "扩容", "缩容", "扩大", "调大", "调小", "调整", "回滚", "切换", "清空", "清理", "清除",
+    "删除", "修改", "更新", "下线", "停止", "停用", "关闭", "终止", "杀掉", "杀死", "重置", "迁移", "禁用",
+    "摘除", "写入", "插入", "重放", "重新执行", r"(?:开启|打开|启用|触发|执行)(?:限流|熔断|降级|隔离)",
+    "改为", "改成", "置为", "设为", "设置为", "调高", "调低", "加大", "减小", "增大", "缩小", "回退", "补单", "重发",
+    "重推", "重新投递", r"触发(?:补偿|重试|重放|任务|作业|回调|补单|job)",
+    r"(?:增加|新增|加)[^，。；]{0,4}(?:台|个)?实例",
+)  # fmt: skip
+DEFAULT_ASSERTION_MARKERS = (
+    "根因是", "根因为", "根本原因是", "原因已查明", "已查明", "已确认", "已定位到", "问题出在", "结论是", "可以断定",
+    "肯定是", "一定是", "就是因为",
+    "confirmed", "root cause is", "root cause was", "the cause is", "is caused by", "was caused by",
+)  # fmt: skip
+
+
+def _compiles(pattern: str) -> str:
+    try:
+        re.compile(pattern)
+    except re.error:
+        raise PydanticCustomError(
+            "pattern", "{pattern!r} is not a valid regular expression", {"pattern": pattern}
+        ) from None
+    return pattern
+
+
+class ClaimSettings(Section):
+    """What the release gate treats as a fact token (``harness/value_grounding.py``)."""
+
+    non_fact_words: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
+        default_factory=lambda: list(DEFAULT_NON_FACT_WORDS),
+        description="Words that look like identifiers but state no fact (compared case-insensitively).",
+    )
+
+
+class ActionSettings(Section):
+    """The Harness's own side-effect policy (§10.2: the Harness/HITL policy has the final decision)."""
+
+    confirmation_patterns: Annotated[
+        list[Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_compiles)]], Field(min_length=1)
+    ] = Field(
+        default_factory=lambda: list(DEFAULT_CONFIRMATION_PATTERNS),
+        description="Regular expressions (case-insensitive): an action or recommendation that matches one must "
+        "have requires_human_confirmation: true, or the EvidenceGuard refuses the draft.",
+    )
+
+
+class PlanSettings(Section):
+    """The Diagnosis Plan streamed as a status: instructions, never findings."""
+
+    assertion_markers: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
+        default_factory=lambda: list(DEFAULT_ASSERTION_MARKERS),
+        description="Phrases that state a finding (compared case-insensitively); a plan step with one is dropped.",
+    )
+
+
 class HarnessSettings(Section):
     run: RunSettings = RunSettings()
     agent: AgentBudget = AgentBudget()
@@ -279,6 +358,9 @@ class HarnessSettings(Section):
     mysql: MysqlBudget = MysqlBudget()
     mysql_tools: MysqlToolSettings = MysqlToolSettings()
     system_chat: SystemChatSettings = SystemChatSettings()
+    claims: ClaimSettings = ClaimSettings()
+    actions: ActionSettings = ActionSettings()
+    plan: PlanSettings = PlanSettings()
 
     @model_validator(mode="after")
     def _time_budgets_fit(self) -> HarnessSettings:

@@ -1,9 +1,11 @@
 """EvidenceGuard (ISS-014 §4.3): deterministic pre-release checks of a Draft against the run's tool calls.
 
-No LLM, no semantics: it checks the Draft's shape, its internal references (analysis ids) and that every cited
+No LLM, no semantics: it checks the Draft's shape, its internal references (analysis ids), that every cited
 tool_call_id is a READY call of *this* run with an agent_result whose evidence status the analysis kind may
-cite. Every broken rule is collected, in draft order, so one repair turn can fix them all. Failure messages
-name analysis ids and tool_call_ids only, never record contents.
+cite, and then the claim rules of :mod:`harness.claim_check` (values grounded in the cited evidence, no secret,
+side effects confirmed, a report that says something). Every broken rule is collected, in draft order, so one
+repair turn can fix them all. Failure messages name analysis ids, tool_call_ids and the draft's own tokens,
+never record contents or a secret.
 
 Whether an analysis correctly reads its evidence is the SemanticGuard's question, not this one's.
 """
@@ -13,10 +15,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, Protocol
 
+from harness.claim_check import ClaimPolicy, check_claims
 from harness.draft import Draft, DraftRejected, parse_draft
+from harness.draft_failures import EvidenceFailure, EvidenceFailureCode
 from harness.errors import InvalidToolCallId, InvocationNotFound, UnknownRun
 from harness.invocation_store import EvidenceStatus, InvocationRecord, ToolCallStatus
 
@@ -25,32 +28,7 @@ LOGS_TOOL = "query_logs"
 MYSQL_TOOL = "query_mysql"
 EVIDENCE_TOOLS = frozenset({KNOWLEDGE_TOOL, LOGS_TOOL, MYSQL_TOOL})
 
-
-class EvidenceFailureCode(StrEnum):
-    DRAFT_SCHEMA = "DRAFT_SCHEMA"
-    DUPLICATE_ANALYSIS_ID = "DUPLICATE_ANALYSIS_ID"
-    EMPTY_TOOL_CALL_IDS = "EMPTY_TOOL_CALL_IDS"
-    UNKNOWN_TOOL_CALL = "UNKNOWN_TOOL_CALL"
-    TOOL_CALL_NOT_READY = "TOOL_CALL_NOT_READY"
-    TOOL_CALL_FAILED = "TOOL_CALL_FAILED"
-    MISSING_AGENT_RESULT = "MISSING_AGENT_RESULT"
-    NORMAL_CITES_NO_EVIDENCE = "NORMAL_CITES_NO_EVIDENCE"
-    NEGATIVE_OBSERVATION_WITHOUT_SCOPE = "NEGATIVE_OBSERVATION_WITHOUT_SCOPE"
-    CONCLUSION_WITHOUT_ANALYSIS = "CONCLUSION_WITHOUT_ANALYSIS"
-    ACTION_WITHOUT_ANALYSIS = "ACTION_WITHOUT_ANALYSIS"
-    RECOMMENDATION_WITHOUT_ANALYSIS = "RECOMMENDATION_WITHOUT_ANALYSIS"
-    UNKNOWN_ANALYSIS_ID = "UNKNOWN_ANALYSIS_ID"
-
-
 Code = EvidenceFailureCode
-
-
-@dataclass(frozen=True)
-class EvidenceFailure:
-    """One broken rule: a stable ``code`` and a short message for the agent's repair turn."""
-
-    code: EvidenceFailureCode
-    message: str
 
 
 @dataclass(frozen=True)
@@ -98,11 +76,16 @@ def cited_tool_call_ids(text: str | None) -> list[str]:
 
 
 def check_evidence(
-    text: str | None, records: Mapping[str, InvocationRecord | None], *, run_id: str | None = None
+    text: str | None,
+    records: Mapping[str, InvocationRecord | None],
+    *,
+    query: str,
+    policy: ClaimPolicy,
+    run_id: str | None = None,
 ) -> EvidenceCheck:
-    """Every §4.3 rule on ``text``; ``records`` come from :func:`fetch_cited` (a missing key counts as unknown).
-
-    ``run_id``, when given, is checked against each record as a second line of defence.
+    """Every §4.3 rule and every claim rule (:mod:`harness.claim_check`) on ``text``; ``records`` come from
+    :func:`fetch_cited` (a missing key counts as unknown). ``query`` is the user's question (its tokens are
+    grounded). ``run_id``, when given, is checked against each record as a second line of defence.
     """
     try:
         draft = parse_draft(text)
@@ -113,6 +96,7 @@ def check_evidence(
     broken: set[str] = set()
     seen: set[str] = set()
     duplicated: set[str] = set()
+    failed_items: set[str] = set()
     for item in draft.analysis:
         if item.analysis_id in seen and item.analysis_id not in duplicated:
             duplicated.add(item.analysis_id)
@@ -124,17 +108,26 @@ def check_evidence(
             failures.append(
                 EvidenceFailure(Code.EMPTY_TOOL_CALL_IDS, f"analysis {item.analysis_id} cites no tool_call_id")
             )
+            failed_items.add(item.analysis_id)
         for call in dict.fromkeys(item.tool_call_ids):
             failure = _citation_failure(item.analysis_id, item.kind, call, records.get(call), run_id)
             if failure is not None:
                 failures.append(failure)
                 broken.add(call)
-    failures.extend(_reference_failures(draft, seen))
+                failed_items.add(item.analysis_id)
+    failures.extend(reference_failures(draft))
     verified = {
         call: record
         for call in draft.cited_tool_call_ids()
         if call not in broken and (record := records.get(call)) is not None
     }
+    evidence = {
+        item.analysis_id: [
+            verified[call].agent_result for call in dict.fromkeys(item.tool_call_ids) if call in verified
+        ]
+        for item in draft.analysis
+    }
+    failures.extend(check_claims(draft, evidence, query, policy, skip=failed_items | duplicated))
     return EvidenceCheck(ok=not failures, failures=tuple(failures), draft=draft, verified=verified)
 
 
@@ -195,7 +188,9 @@ def has_negative_scope(tool_name: str, agent_result: Mapping[str, Any]) -> bool:
     return False
 
 
-def _reference_failures(draft: Draft, analysis_ids: set[str]) -> list[EvidenceFailure]:
+def reference_failures(draft: Draft) -> list[EvidenceFailure]:
+    """The conclusion, actions and recommendations must rest on analyses of this draft (§4.3)."""
+    analysis_ids = {item.analysis_id for item in draft.analysis}
     failures: list[EvidenceFailure] = []
 
     def check(where: str, ids: list[str], empty_code: Code) -> None:

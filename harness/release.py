@@ -117,6 +117,28 @@ def _evidence(record: InvocationRecord) -> list[dict[str, Any]]:
     ]
 
 
+KNOWLEDGE_FALLBACK_MESSAGE = "知识库回答未能通过证据校验，本次不提供回答"
+KNOWLEDGE_FALLBACK_LIMITATIONS = ("回答的内容或引用无法在本次检索到的文档中核实",)
+KNOWLEDGE_FALLBACK_NEXT_STEPS = (
+    "换用更具体的关键词（错误码、服务名、配置项）重新提问",
+    "直接查阅知识库中的相关文档",
+    "稍后重试",
+)
+
+
+def knowledge_fallback_payload() -> dict[str, Any]:
+    """The fixed fallback of a knowledge answer that failed its checks: the Fallback schema, a knowledge
+    answer's wording, no source (as for every EVIDENCE_VALIDATION_FAILED)."""
+    return {
+        "type": FallbackType.EVIDENCE_VALIDATION_FAILED.value,
+        "conclusion": None,
+        "message": KNOWLEDGE_FALLBACK_MESSAGE,
+        "verified_sources": [],
+        "limitations": list(KNOWLEDGE_FALLBACK_LIMITATIONS),
+        "next_steps": list(KNOWLEDGE_FALLBACK_NEXT_STEPS),
+    }
+
+
 def fallback_payload(fallback_type: FallbackType, verified_sources: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The fixed §10.3 Fallback. Sources are dropped for EVIDENCE_VALIDATION_FAILED and reduced to
     ``source_type/source/scope`` otherwise, so no other text can ride along."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from config.schema import AppConfig
 from harness import events
 from harness.agent import AgentTask, PreviousTurn
+from harness.answer_rules import check_knowledge_answer, plan_steps, system_answer_problem
 from harness.audit import AuditSink, ModelStep, RunFinished, RunStarted, ToolInvocation
+from harness.claim_check import ClaimPolicy
 from harness.clock import Clock
 from harness.errors import BudgetExhausted, OperationFailed, RetriesExhausted, RunCancelled, StoreUnavailable
 from harness.evidence_guard import EvidenceCheck, check_evidence, cited_tool_call_ids, failure_texts, fetch_cited
@@ -30,7 +31,6 @@ from harness.intents import (
     INTENTS,
     Intent,
     RouterInput,
-    checked_references,
     knowledge_messages,
     parse_intent,
     parse_knowledge_answer,
@@ -42,7 +42,7 @@ from harness.logs import bound
 from harness.metrics import NoMetrics, RunMetrics
 from harness.model import ChatMessage, ChatModel, ModelReply, ModelRequest, Role, ToolCall
 from harness.ports import AgentPort, GuardPort, ToolPort
-from harness.release import FallbackType, fallback_payload, report_payload
+from harness.release import FallbackType, fallback_payload, knowledge_fallback_payload, report_payload
 from harness.run_context import RunContext
 from harness.run_state import RunStatus
 from harness.semantic_guard import GuardRequest, GuardVerdict
@@ -51,10 +51,6 @@ from harness.tool_boundary import OfferedTool, ToolBoundary
 from tools.registry import available_tools, tool_projector, tool_spec
 
 log = logging.getLogger(__name__)
-
-MAX_PLAN_STEPS = 5
-MAX_PLAN_STEP_CHARS = 80
-_SQL_LIKE = re.compile(r"\b(select|insert|update|delete|from|where|join)\b|\?|;|`", re.IGNORECASE)
 
 
 class StartRun(BaseModel):
@@ -84,8 +80,11 @@ class RunServices:
     offered: dict[str, OfferedTool] = field(init=False)
     """The tools every run offers (spec and projector), built once from the configuration."""
     openai_tools: tuple[dict[str, Any], ...] = field(init=False)
+    policy: ClaimPolicy = field(init=False)
+    """The claim rules' configured vocabulary (non-fact words, side-effect patterns, assertion markers)."""
 
     def __post_init__(self) -> None:
+        self.policy = ClaimPolicy.from_settings(self.config.harness)
         names = available_tools(self.config)
         self.offered = {
             name: OfferedTool(tool_spec(name, self.config), tool_projector(name, self.config)) for name in names
@@ -214,7 +213,12 @@ class Run:
             )
         except OperationFailed:
             return self._model_unavailable()
-        self._emit_final(events.content("SYSTEM_ANSWER", {"answer": (reply.content or "").strip()}), "SUCCESS")
+        answer = (reply.content or "").strip()
+        problem = system_answer_problem(answer, capabilities, self._start.query, self._services.policy)
+        if problem is not None:  # the capability text, fixed and safe, instead of what the model wrote
+            self._emit_final(events.content("SYSTEM_ANSWER", {"answer": capabilities}), "FALLBACK")
+            return _Outcome(RunStatus.FALLBACK, fallback_reason=f"SYSTEM_ANSWER_{problem}")
+        self._emit_final(events.content("SYSTEM_ANSWER", {"answer": answer}), "SUCCESS")
         return _Outcome(RunStatus.SUCCESS)
 
     async def _knowledge(self) -> _Outcome:
@@ -241,20 +245,21 @@ class Run:
             reply = await self._harness_model(
                 "knowledge", knowledge_messages(self._start.query, evidence), self._model_timeout(), json_output=True
             )
-            answer = parse_knowledge_answer(reply.content)
         except OperationFailed:
             return self._model_unavailable()
-        references, invented = checked_references(answer, evidence)
-        if not references:
-            payload = fallback_payload(FallbackType.EVIDENCE_VALIDATION_FAILED, [])
-            self._emit_final(events.content("FALLBACK", payload), "FALLBACK")
-            return _Outcome(RunStatus.FALLBACK, "EVIDENCE_VALIDATION_FAILED", "KNOWLEDGE_REFERENCES_INVALID")
-        limitations = list(answer.limitations)
-        if invented:
-            limitations.append("回答中有引用未能在本次检索结果中找到，已移除。")
-        payload = {"answer": answer.answer, "references": references, "limitations": limitations}
-        self._emit_final(events.content("KNOWLEDGE_ANSWER", payload), "SUCCESS")
-        return _Outcome(RunStatus.SUCCESS, fallback_reason="INVENTED_REFERENCES_REMOVED" if invented else None)
+        try:
+            answer = parse_knowledge_answer(reply.content)
+        except OperationFailed:
+            release = None
+        else:
+            release = check_knowledge_answer(answer, evidence, self._start.query, self._services.policy)
+        if release is None or release.payload is None:
+            reason = release.refused if release is not None else "KNOWLEDGE_INVALID_OUTPUT"
+            self._emit_final(events.content("FALLBACK", knowledge_fallback_payload()), "FALLBACK")
+            return _Outcome(RunStatus.FALLBACK, FallbackType.EVIDENCE_VALIDATION_FAILED.value, reason)
+        self._emit_final(events.content("KNOWLEDGE_ANSWER", release.payload), "SUCCESS")
+        invented = "INVENTED_REFERENCES_REMOVED" if release.invented_references else None
+        return _Outcome(RunStatus.SUCCESS, fallback_reason=invented)
 
     async def _diagnose(self) -> _Outcome:
         services, config = self._services, self._services.config
@@ -354,7 +359,7 @@ class Run:
             records = await fetch_cited(self._services.store, self.run_id, cited_tool_call_ids(text))
         except StoreUnavailable:
             records = {}
-        return check_evidence(text, records)
+        return check_evidence(text, records, query=self._start.query, policy=self._services.policy)
 
     # -- the boundaries the agent talks to ----------------------------------------------------------------
 
@@ -397,17 +402,12 @@ class Run:
             raise
 
     async def plan(self, steps: Sequence[str]) -> None:
-        """The agent's Diagnosis Plan, sent once as a status: 3–5 short steps, nothing that looks like SQL."""
+        """The agent's Diagnosis Plan, sent once as a status: 3–5 short instructions
+        (:func:`harness.answer_rules.plan_steps`), never a finding, SQL or a secret."""
         if self._plan_sent:
             return
-        safe = [
-            step.strip()[:MAX_PLAN_STEP_CHARS]
-            for step in steps
-            if isinstance(step, str) and step.strip() and not _SQL_LIKE.search(step)
-        ][:MAX_PLAN_STEPS]
-        if safe:
-            self._plan_sent = True
-            self._emit(events.status("PLANNING", steps=safe))
+        self._plan_sent = True
+        self._emit(events.status("PLANNING", steps=plan_steps(steps, self._services.policy)))
 
     # -- helpers ------------------------------------------------------------------------------------------
 

@@ -83,13 +83,28 @@ def snapshot_evidence(record: InvocationRecord) -> list[dict[str, Any]]:
 
 
 def verified_sources(verified: Mapping[str, InvocationRecord]) -> list[dict[str, str]]:
-    """``{source_type, source, scope}`` of each verified call, once, in order: what a fallback may show."""
+    """``{source_type, source, scope}`` of each verified call, once, in order: what a fallback may show.
+
+    Built by the Harness from validated parameters only (log topic and window, data source and tables, the
+    titles of the documents found), never from a free-text argument (a log query, a knowledge query, SQL
+    literals): a fallback carries no agent-written text.
+    """
     sources: list[dict[str, str]] = []
     for record in verified.values():
         result = _result(record)
-        entry = source_of(record)
-        if record.tool_name == MYSQL_TOOL:
-            entry["scope"] = _str(_dict(result, "scope"), "sql")
+        scope = _dict(result, "scope")
+        if record.tool_name == KNOWLEDGE_TOOL:
+            entry = {**source_of(record), "scope": KNOWLEDGE_SOURCE}
+        elif record.tool_name == LOGS_TOOL:
+            window = f"{_str(scope, 'start_time')} 至 {_str(scope, 'end_time')}"
+            entry = {
+                "source_type": "LOG",
+                "source": log_source(result),
+                "scope": f"{_str(scope, 'topic')} 日志，{window}",
+            }
+        else:
+            tables = "、".join(str(table) for table in _list(scope, "tables") if isinstance(table, str))
+            entry = {"source_type": "MYSQL", "source": _str(scope, "data_source"), "scope": tables or "只读查询"}
         if entry not in sources:
             sources.append(entry)
     return sources

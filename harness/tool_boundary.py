@@ -32,7 +32,9 @@ from harness.errors import (
     RunCapacityExceeded,
 )
 from harness.execution import bounded, ensure_open
-from harness.invocation_store import TOOL_CALL_ID_PATTERN, EvidenceStatus, InvocationStore
+from harness.ids import is_tool_call_id
+from harness.invocation_store import EvidenceStatus, InvocationStore
+from harness.json_reader import TOOL_ARGUMENTS, JsonRejected, read_json
 from harness.model import ToolCall
 from harness.ports import ToolPort
 from harness.run_context import RunContext
@@ -47,9 +49,10 @@ from tools.contract import (
     Projection,
     ToolResultProjector,
     ToolSpec,
+    clip,
     error_envelope,
 )
-from tools.redaction import redact
+from tools.secrets import redact
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +62,8 @@ TOOL_NOT_ALLOWED = "TOOL_NOT_ALLOWED"
 STORE_UNAVAILABLE = "STORE_UNAVAILABLE"
 BUDGET_EXHAUSTED = "BUDGET_EXHAUSTED"
 OUTPUT_PREVIEW_CHARS = 500
+UNPARSED_ARGUMENTS = "unparsed_arguments"
+UNPARSED_ARGUMENTS_CHARS = 1000
 
 MESSAGES = {
     **SAFE_MESSAGES,
@@ -98,7 +103,7 @@ class ToolBoundary:
     async def call(self, call: ToolCall) -> dict[str, Any]:
         """Run one tool call the model asked for; returns only the agent_result (or a Tool ERROR)."""
         started, started_at = time.monotonic(), self._ctx.clock.now()
-        if not isinstance(call.id, str) or not TOOL_CALL_ID_PATTERN.match(call.id):
+        if not is_tool_call_id(call.id):
             return self._refuse(call, INVALID_TOOL_CALL_ID, started)
         if call.id in self._seen_ids:
             return self._refuse(call, DUPLICATE_TOOL_CALL_ID, started)
@@ -107,9 +112,11 @@ class ToolBoundary:
         arguments, problem = self._arguments(call, offered)
         if offered is None or problem is not None:
             code = TOOL_NOT_ALLOWED if offered is None else INVALID_ARGUMENTS
-            message = MESSAGES[code] if problem is None else problem
+            message = problem if offered is not None and problem is not None else MESSAGES[code]
             tool_name = call.name if offered is not None else "unknown_tool"
-            return await self._fail(call.id, tool_name, arguments or {}, code, message, started, started_at)
+            if arguments is None:  # kept for the audit as a bounded excerpt of what the model wrote
+                arguments = {UNPARSED_ARGUMENTS: clip(str(call.arguments), UNPARSED_ARGUMENTS_CHARS)[0]}
+            return await self._fail(call.id, tool_name, arguments, code, message, started, started_at)
         ensure_open(self._ctx)
         try:
             self._ctx.budget.charge_tool_call(call.name)
@@ -191,24 +198,9 @@ class ToolBoundary:
         self._on_event("TOOL_FINISHED", {"tool": tool_name, "evidence_status": projection.evidence_status.value})
         return projection.agent_result
 
-    def _arguments(self, call: ToolCall, offered: OfferedTool | None) -> tuple[dict[str, Any] | None, str | None]:
-        try:
-            parsed = json.loads(call.arguments or "{}")
-        except json.JSONDecodeError:
-            return None, "The arguments are not valid JSON; send one JSON object."
-        if not isinstance(parsed, dict):
-            return None, "The arguments must be one JSON object."
-        if offered is None:
-            return parsed, None
-        try:
-            validated = offered.spec.arguments.model_validate(parsed)
-        except ValidationError as exc:
-            problems = "; ".join(
-                f"{'.'.join(str(part) for part in error['loc']) or 'arguments'}: {error['msg']}"
-                for error in exc.errors(include_url=False, include_input=False, include_context=False)[:5]
-            )
-            return parsed, f"Invalid arguments ({problems}). Check the tool's parameter schema."
-        return validated.model_dump(mode="json"), None
+    @staticmethod
+    def _arguments(call: ToolCall, offered: OfferedTool | None) -> tuple[dict[str, Any] | None, str | None]:
+        return parse_arguments(call.arguments, offered.spec if offered is not None else None)
 
     def _refuse(self, call: ToolCall, code: str, started: float) -> dict[str, Any]:
         """A call that cannot even be recorded (bad or reused id): nothing is written, the first record stays."""
@@ -295,7 +287,7 @@ class ToolBoundary:
             session_id=self._ctx.session_id,
             tool_call_id=tool_call_id,
             tool_name=_tool_name(tool_name),
-            input_params=_redacted(arguments),
+            input_params=arguments,
             output_preview=redact(preview[:OUTPUT_PREVIEW_CHARS])[0],
             output_length=raw_length,
             evidence_status=projection.evidence_status.value if projection else EvidenceStatus.ERROR.value,
@@ -307,15 +299,30 @@ class ToolBoundary:
         )
 
 
+def parse_arguments(text: str | None, spec: ToolSpec | None) -> tuple[dict[str, Any] | None, str | None]:
+    """(arguments, problem): the validated arguments of a tool call, or a safe message the agent can act on.
+
+    Read by the bounded JSON reader (too large or too deep is a problem, never an exception); ``arguments`` is
+    the parsed object when only the schema failed, for the audit, and None when the text is not one object.
+    """
+    try:
+        parsed = read_json(text or "{}", TOOL_ARGUMENTS)
+    except JsonRejected as rejected:
+        return None, f"The arguments are not one bounded JSON object ({rejected.message}); send one JSON object."
+    if not isinstance(parsed, dict):
+        return None, "The arguments must be one JSON object."
+    if spec is None:
+        return parsed, None
+    try:
+        validated = spec.arguments.model_validate(parsed)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in error['loc']) or 'arguments'}: {error['msg']}"
+            for error in exc.errors(include_url=False, include_input=False, include_context=False)[:5]
+        )
+        return parsed, f"Invalid arguments ({problems}). Check the tool's parameter schema."
+    return validated.model_dump(mode="json"), None
+
+
 def _tool_name(name: str) -> str:
     return name if name.replace("_", "").isalnum() and name.islower() and len(name) <= 64 else "unknown_tool"
-
-
-def _redacted(value: Any) -> Any:
-    if isinstance(value, str):
-        return redact(value)[0]
-    if isinstance(value, dict):
-        return {str(key): _redacted(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_redacted(item) for item in value]
-    return value

@@ -345,7 +345,7 @@ async def test_mysql_stopped_mid_run(
             "agent",
             reply(json.dumps(PLAN, ensure_ascii=False)),
             reply(None, [("call_m", "query_mysql", arguments(order))]),
-            reply(json.dumps(draft(("a1", "NORMAL", ["call_m"]), conclusion=["a1"]), ensure_ascii=False)),
+            reply(json.dumps(draft(("a1", "NORMAL", ["call_m"])), ensure_ascii=False)),
         )
         fake.script("guard", reply(SUPPORTED))
         events = await ask(gateway.url, QUERY)

@@ -11,6 +11,7 @@ import pytest
 from fakeredis import FakeAsyncRedis, FakeServer
 
 from config.schema import EvidenceStoreSettings
+from harness.claim_check import ClaimPolicy
 from harness.errors import StoreUnavailable
 from harness.evidence_guard import (
     EvidenceFailureCode,
@@ -100,14 +101,18 @@ def draft(analyses: list[dict[str, Any]], conclusion: Any = "a1", **overrides: A
     return json.dumps(content, ensure_ascii=False)
 
 
+def checked(text: str | None, records: Mapping[str, InvocationRecord | None], run_id: str | None = None) -> Any:
+    return check_evidence(text, records, query="订单 order-123 支付超时", policy=ClaimPolicy.default(), run_id=run_id)
+
+
 def codes(text: str, records: Mapping[str, InvocationRecord | None]) -> list[str]:
-    return [failure.code for failure in check_evidence(text, records).failures]
+    return [failure.code for failure in checked(text, records).failures]
 
 
 def test_a_well_formed_draft_passes_with_the_cited_records_in_first_citation_order() -> None:
     records = {"c2": record("c2"), "c1": record("c1"), "c3": no_evidence("c3")}
     text = draft([analysis("a1", "c2", "c1", "c2"), analysis("a2", "c3", kind="NEGATIVE_OBSERVATION")])
-    check = check_evidence(text, records, run_id="run-a")
+    check = checked(text, records, run_id="run-a")
     assert check.ok and check.failures == ()
     assert check.draft is not None and check.draft.analysis[0].analysis_id == "a1"
     assert list(check.verified) == ["c2", "c1", "c3"]
@@ -116,7 +121,7 @@ def test_a_well_formed_draft_passes_with_the_cited_records_in_first_citation_ord
 
 def test_duplicate_analysis_id_is_reported_once() -> None:
     text = draft([analysis("a1", "c1"), analysis("a1", "c1"), analysis("a1", "c1")])
-    check = check_evidence(text, {"c1": record("c1")})
+    check = checked(text, {"c1": record("c1")})
     assert [failure.code for failure in check.failures] == [Code.DUPLICATE_ANALYSIS_ID]
     assert "a1" in check.failures[0].message
 
@@ -128,7 +133,7 @@ def test_references_to_missing_analysis_ids_are_rejected_everywhere() -> None:
         action_plan=[{"action": "重启", "based_on_analysis_ids": ["a1", "a8"], "requires_human_confirmation": True}],
         recommendations=[{"text": "告警", "based_on_analysis_ids": ["a7", "a7"]}],
     )
-    check = check_evidence(text, {"c1": record("c1")})
+    check = checked(text, {"c1": record("c1")})
     assert [failure.code for failure in check.failures] == [Code.UNKNOWN_ANALYSIS_ID] * 3
     messages = [failure.message for failure in check.failures]
     assert "conclusion" in messages[0] and "a9" in messages[0]
@@ -153,7 +158,7 @@ def test_statements_without_analysis_are_rejected() -> None:
 
 
 def test_an_analysis_without_evidence_reference_is_rejected() -> None:
-    check = check_evidence(draft([analysis("a1")]), {})
+    check = checked(draft([analysis("a1")]), {})
     assert [failure.code for failure in check.failures] == [Code.EMPTY_TOOL_CALL_IDS]
     assert check.verified == {}
 
@@ -170,7 +175,7 @@ def test_an_analysis_without_evidence_reference_is_rejected() -> None:
     ids=["not-fetched", "not-found", "wrong-id", "other-run", "not-an-evidence-tool"],
 )
 def test_a_fabricated_or_foreign_tool_call_id_is_unknown(records: dict[str, InvocationRecord | None]) -> None:
-    check = check_evidence(draft([analysis("a1", "call_fake")]), records, run_id="run-a")
+    check = checked(draft([analysis("a1", "call_fake")]), records, run_id="run-a")
     assert [failure.code for failure in check.failures] == [Code.UNKNOWN_TOOL_CALL]
     assert "a1" in check.failures[0].message and "call_fake" in check.failures[0].message
     assert check.verified == {}
@@ -200,17 +205,17 @@ def test_a_ready_call_without_agent_result_is_rejected() -> None:
 @pytest.mark.parametrize("tool", ["logs", "mysql", "knowledge"])
 def test_no_evidence_supports_a_negative_observation(tool: str) -> None:
     text = draft([analysis("a1", "c1", kind="NEGATIVE_OBSERVATION")], conclusion=None)
-    check = check_evidence(text, {"c1": no_evidence("c1", tool)})
+    check = checked(text, {"c1": no_evidence("c1", tool)})
     assert check.ok and list(check.verified) == ["c1"]
 
 
 def test_a_negative_observation_may_cite_found_evidence() -> None:
-    assert check_evidence(draft([analysis("a1", "c1", kind="NEGATIVE_OBSERVATION")]), {"c1": record("c1")}).ok
+    assert checked(draft([analysis("a1", "c1", kind="NEGATIVE_OBSERVATION")]), {"c1": record("c1")}).ok
 
 
 @pytest.mark.parametrize("tool", ["logs", "mysql", "knowledge"])
 def test_no_evidence_cited_by_a_normal_analysis_is_rejected(tool: str) -> None:
-    check = check_evidence(draft([analysis("a1", "c1")]), {"c1": no_evidence("c1", tool)})
+    check = checked(draft([analysis("a1", "c1")]), {"c1": no_evidence("c1", tool)})
     assert [failure.code for failure in check.failures] == [Code.NORMAL_CITES_NO_EVIDENCE]
     assert check.verified == {}
 
@@ -248,7 +253,7 @@ def test_no_evidence_without_its_scope_is_rejected(tool: str, result: dict[str, 
 
 def test_a_null_conclusion_and_unreferenced_analyses_are_allowed() -> None:
     text = draft([analysis("a1", "c1"), analysis("a2", "c2")], conclusion=None, action_plan=[], recommendations=[])
-    assert check_evidence(text, {"c1": record("c1"), "c2": record("c2")}).ok
+    assert checked(text, {"c1": record("c1"), "c2": record("c2")}).ok
 
 
 @pytest.mark.parametrize(
@@ -266,7 +271,7 @@ def test_a_null_conclusion_and_unreferenced_analyses_are_allowed() -> None:
     ids=["none", "empty", "prose", "array", "thought", "wrong-kind", "extra-analysis-field", "missing-fields"],
 )
 def test_schema_errors_are_draft_schema_failures(text: str | None) -> None:
-    check = check_evidence(text, {"c1": record("c1")})
+    check = checked(text, {"c1": record("c1")})
     assert not check.ok and check.draft is None and check.verified == {}
     assert check.failures and {failure.code for failure in check.failures} == {Code.DRAFT_SCHEMA}
 
@@ -284,7 +289,7 @@ def test_all_failures_are_collected_in_draft_order() -> None:
         recommendations=[{"text": "告警", "based_on_analysis_ids": []}],
     )
     records["none"] = no_evidence("none", "logs", _without(LOG_NONE, "match_count"))
-    check = check_evidence(text, records)
+    check = checked(text, records)
     assert [failure.code for failure in check.failures] == [
         Code.UNKNOWN_TOOL_CALL,
         Code.EMPTY_TOOL_CALL_IDS,
@@ -295,7 +300,7 @@ def test_all_failures_are_collected_in_draft_order() -> None:
         Code.RECOMMENDATION_WITHOUT_ANALYSIS,
     ]
     assert list(check.verified) == ["ok"]
-    assert check == check_evidence(text, dict(reversed(records.items())))
+    assert check == checked(text, dict(reversed(records.items())))
     texts = failure_texts(check)
     assert texts[0].startswith("UNKNOWN_TOOL_CALL: analysis a1 cites tool_call_id ghost")
     assert len(texts) == 7 and all(MARKER not in line for line in texts)
@@ -304,7 +309,7 @@ def test_all_failures_are_collected_in_draft_order() -> None:
 def test_a_call_that_fails_one_citation_is_not_verified() -> None:
     records = {"c1": no_evidence("c1")}
     text = draft([analysis("a1", "c1", kind="NEGATIVE_OBSERVATION"), analysis("a2", "c1")], conclusion=None)
-    check = check_evidence(text, records)
+    check = checked(text, records)
     assert [failure.code for failure in check.failures] == [Code.NORMAL_CITES_NO_EVIDENCE]
     assert "a2" in check.failures[0].message and check.verified == {}
 
@@ -338,7 +343,7 @@ async def test_fetch_cited_reads_this_run_only(store: InvocationStore) -> None:
     assert fetched is not None and fetched.run_id == "run-a" and fetched.raw_response is None
     assert await fetch_cited(store, "run-never", ["call_a"]) == {"call_a": None}
 
-    check = check_evidence(draft([analysis("a1", "call_a"), analysis("a2", "call_b")]), records, run_id="run-a")
+    check = checked(draft([analysis("a1", "call_a"), analysis("a2", "call_b")]), records, run_id="run-a")
     assert [failure.code for failure in check.failures] == [Code.UNKNOWN_TOOL_CALL]
     assert "call_b" in check.failures[0].message and list(check.verified) == ["call_a"]
 

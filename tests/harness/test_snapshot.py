@@ -48,6 +48,7 @@ MYSQL_RAW = {
     "limit": 50,
     "params": ["PAYING"],
     "data_source": "order_db",
+    "tables": ["order_db.biz_order"],
     "sql": "SELECT id, status, phone FROM biz_order WHERE status = ? LIMIT 50",
 }
 PROJECTORS: dict[str, Any] = {
@@ -212,12 +213,22 @@ def test_a_call_that_was_not_verified_has_no_snapshot() -> None:
 
 def test_verified_sources_name_each_source_and_scope_once() -> None:
     verified = {call: ALL[call] for call in ("call_logs_9d1", "call_logs_0e2", "call_kb_77a", "call_sql_4f0")}
+    window = "2026-07-21T02:00:00.000+00:00 至 2026-07-21T02:30:00.000+00:00"
     assert verified_sources(verified) == [
-        {"source_type": "LOG", "source": "APPLICATION (MOCK)", "scope": LOG_SCOPE},
-        {"source_type": "KNOWLEDGE", "source": "数据库连接池耗尽", "scope": "HikariPool 连接池耗尽"},
-        {"source_type": "MYSQL", "source": "order_db", "scope": MYSQL_RAW["sql"]},
+        {"source_type": "LOG", "source": "APPLICATION (MOCK)", "scope": f"APPLICATION 日志，{window}"},
+        {"source_type": "KNOWLEDGE", "source": "数据库连接池耗尽", "scope": "内部知识库"},
+        {"source_type": "MYSQL", "source": "order_db", "scope": "order_db.biz_order"},
     ]
     assert verified_sources({}) == []
+
+
+def test_verified_sources_carry_no_free_text_argument() -> None:
+    """A fallback's sources come from validated parameters only: the agent's log query, knowledge query and SQL
+    literals never ride along."""
+    verified = {call: ALL[call] for call in ("call_logs_9d1", "call_kb_77a", "call_sql_4f0")}
+    text = json.dumps(verified_sources(verified), ensure_ascii=False)
+    for free_text in (SCOPE["query"], KNOWLEDGE_RAW["query"], MYSQL_RAW["sql"], "PAYING"):
+        assert free_text not in text
 
 
 def test_snapshot_bytes_is_the_utf8_size_of_the_guard_input() -> None:

@@ -16,7 +16,7 @@ from tools.contract import (
     error_projection,
     failure_of,
 )
-from tools.redaction import redact
+from tools.secrets import redact
 
 MASK = "***"
 
@@ -67,7 +67,12 @@ class MysqlResultProjector:
         agent_result: dict[str, Any] = {
             "evidence_status": found.value,
             "tool_call_id": tool_call_id,
-            "scope": {"data_source": str(raw["data_source"]), "sql": str(raw["sql"]), "params": params},
+            "scope": {
+                "data_source": str(raw["data_source"]),
+                "tables": [str(table) for table in raw.get("tables", [])],
+                "sql": str(raw["sql"]),
+                "params": params,
+            },
             "columns": columns,
             "rows": projected,
             "returned_count": len(projected),

@@ -105,6 +105,7 @@ class QueryMysqlTool:
             "data_source": name,
             "sql": query.sql,
             "params": list(query.params),
+            "tables": list(query.tables),
             "limit": query.limit,
             "limit_is_cap": query.limit == self._budget.max_rows,
             "columns": result.columns,

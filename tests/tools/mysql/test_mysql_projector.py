@@ -20,6 +20,7 @@ def raw(rows: list[list[Any]], columns: list[str] | None = None, limit: int = 50
         "data_source": "order_readonly",
         "sql": "SELECT order_id, payment_status FROM order_db.biz_order WHERE order_id = ? LIMIT 50",
         "params": ["order-123"],
+        "tables": ["order_db.biz_order"],
         "limit": limit,
         "limit_is_cap": limit == 50,
         "columns": columns or ["order_id", "payment_status"],
@@ -46,6 +47,7 @@ def test_rows_become_named_records() -> None:
     assert (result["returned_count"], result["truncated"]) == (1, False)
     assert result["scope"] == {
         "data_source": "order_readonly",
+        "tables": ["order_db.biz_order"],
         "sql": "SELECT order_id, payment_status FROM order_db.biz_order WHERE order_id = ? LIMIT 50",
         "params": ["order-123"],
     }

@@ -1,0 +1,95 @@
+"""The claim rules on every user-visible text that is not a diagnosis report: knowledge answers, system answers
+and the Diagnosis Plan. Each returns what may be released; the run decides how (see :mod:`harness.claim_check`
+for the report itself).
+
+- A knowledge answer (§4.5 KNOWLEDGE_QUERY) is released only when it references at least one document the
+  lookup returned, every fact token of its answer and limitations occurs in the documents it references (their
+  title, section and excerpt) or in the question, and it holds no secret; otherwise the fixed knowledge fallback is.
+- A system answer (SYSTEM_CHAT) never enters the guards, but it may carry no fact token that is not in the
+  configured capability text or the question, no secret, no stated finding (根因是, 已确认 …) and no side-effect
+  instruction the capability text does not itself name; otherwise the capability text is released instead.
+- A plan step is an instruction, not a finding: a step that looks like SQL, holds a secret or states a finding
+  is dropped, and when fewer than three steps remain a fixed generic plan is streamed instead.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from harness.claim_check import ClaimPolicy
+from harness.intents import KnowledgeAnswer, checked_references
+from harness.value_grounding import evidence_of, ungrounded
+from tools.secrets import secret_kinds
+
+MIN_PLAN_STEPS = 3
+MAX_PLAN_STEPS = 5
+MAX_PLAN_STEP_CHARS = 80
+GENERIC_PLAN = (
+    "确认问题现象、涉及的服务和时间范围",
+    "查阅知识库中相关的排障手册和错误码说明",
+    "查询相关服务的日志和只读业务数据",
+    "汇总证据，给出结论、下一步行动和诊断范围说明",
+)
+"""Streamed when the agent's own plan has fewer than three usable steps."""
+_SQL_LIKE = re.compile(r"\b(select|insert|update|delete|from|where|join)\b|\?|;|`", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class KnowledgeRelease:
+    """``payload`` to release, or ``refused`` with the reason to record (the fixed fallback is released)."""
+
+    payload: dict[str, Any] | None
+    refused: str | None = None
+    invented_references: tuple[str, ...] = ()
+
+
+def check_knowledge_answer(
+    answer: KnowledgeAnswer, evidence: list[dict[str, Any]], query: str, policy: ClaimPolicy
+) -> KnowledgeRelease:
+    references, invented = checked_references(answer, evidence)
+    if not references:
+        return KnowledgeRelease(None, "KNOWLEDGE_REFERENCES_INVALID", tuple(invented))
+    texts = [answer.answer, *answer.limitations]
+    if any(secret_kinds(text) for text in texts):
+        return KnowledgeRelease(None, "KNOWLEDGE_SECRET", tuple(invented))
+    held = evidence_of(references, [query])
+    if any(ungrounded(text, held, non_facts=policy.non_facts) for text in texts):
+        return KnowledgeRelease(None, "KNOWLEDGE_UNGROUNDED", tuple(invented))
+    limitations = list(answer.limitations)
+    if invented:
+        limitations.append("回答中有引用未能在本次检索结果中找到，已移除。")
+    payload = {"answer": answer.answer, "references": references, "limitations": limitations}
+    return KnowledgeRelease(payload, None, tuple(invented))
+
+
+def system_answer_problem(answer: str, capabilities: str, query: str, policy: ClaimPolicy) -> str | None:
+    """Why ``answer`` may not be released as the system answer (a stable reason code), or None."""
+    if not answer.strip():
+        return "EMPTY"
+    if secret_kinds(answer):
+        return "SECRET"
+    if ungrounded(answer, evidence_of([], [capabilities, query]), non_facts=policy.non_facts):
+        return "UNGROUNDED"
+    if policy.assertion(answer) is not None:
+        return "FINDING"
+    effect = policy.side_effect(answer)
+    if effect is not None and effect.lower() not in capabilities.lower():
+        return "SIDE_EFFECT"
+    return None
+
+
+def plan_steps(steps: Sequence[Any], policy: ClaimPolicy) -> list[str]:
+    """The steps that may be streamed (3–5 short instructions), or the generic plan."""
+    kept = [
+        step.strip()[:MAX_PLAN_STEP_CHARS]
+        for step in steps
+        if isinstance(step, str)
+        and step.strip()
+        and not _SQL_LIKE.search(step)
+        and not secret_kinds(step)
+        and policy.assertion(step) is None
+    ][:MAX_PLAN_STEPS]
+    return kept if len(kept) >= MIN_PLAN_STEPS else list(GENERIC_PLAN)

@@ -1,0 +1,113 @@
+"""The claim rules on knowledge answers, system answers and plan steps (harness/answer_rules.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from config.schema import DEFAULT_CAPABILITIES
+from harness.answer_rules import GENERIC_PLAN, check_knowledge_answer, plan_steps, system_answer_problem
+from harness.claim_check import ClaimPolicy
+from harness.intents import KnowledgeAnswer
+
+POLICY = ClaimPolicy.default()
+EVIDENCE = [
+    {
+        "document_id": "error-codes#err_timeout",
+        "source": "error-codes.md",
+        "title": "支付域错误码参考",
+        "breadcrumb": "支付域错误码参考 > ERR_TIMEOUT",
+        "excerpt": "ERR_TIMEOUT：调用下游超过 3000ms 未返回。不等于支付失败，渠道可能已经扣款。",
+    },
+    {
+        "document_id": "change-policy#forbidden",
+        "source": "change-policy.md",
+        "title": "线上变更与人工确认规范",
+        "breadcrumb": "线上变更与人工确认规范 > 禁止的动作",
+        "excerpt": "禁止直接修改 biz_order 或 payment_record 中的数据。",
+    },
+]
+
+
+def answer(text: str, references: list[str] | None = None, limitations: list[str] | None = None) -> KnowledgeAnswer:
+    return KnowledgeAnswer(
+        answer=text, references=references or ["error-codes#err_timeout"], limitations=limitations or []
+    )
+
+
+def test_a_faithful_knowledge_answer_is_released_with_expanded_references() -> None:
+    release = check_knowledge_answer(
+        answer("根据《支付域错误码参考》，ERR_TIMEOUT 表示下游超过 3000ms 未返回，不等于支付失败。"),
+        EVIDENCE,
+        "ERR_TIMEOUT 是什么",
+        POLICY,
+    )
+    assert release.refused is None and release.payload is not None
+    assert release.payload["references"][0]["excerpt"] == EVIDENCE[0]["excerpt"]
+
+
+@pytest.mark.parametrize(
+    ("text", "limitations", "reason"),
+    [
+        ("ERR_TIMEOUT 时请运行 FLUSHALL 并修改 biz_order 的状态。", [], "KNOWLEDGE_UNGROUNDED"),
+        ("ERR_TIMEOUT 表示下游超过 5000ms 未返回。", [], "KNOWLEDGE_UNGROUNDED"),
+        ("ERR_TIMEOUT 表示下游超时。", ["测试账号 password=Welcome2024!"], "KNOWLEDGE_SECRET"),
+        ("ERR_TIMEOUT 表示下游超时，验证码 482913 可用于登录。", [], "KNOWLEDGE_SECRET"),
+    ],
+)
+def test_an_unfaithful_knowledge_answer_is_refused(text: str, limitations: list[str], reason: str) -> None:
+    release = check_knowledge_answer(answer(text, limitations=limitations), EVIDENCE, "ERR_TIMEOUT 是什么", POLICY)
+    assert release.payload is None and release.refused == reason
+
+
+def test_tokens_count_only_against_the_documents_it_references() -> None:
+    text = "禁止直接修改 biz_order 中的数据。"
+    assert check_knowledge_answer(answer(text), EVIDENCE, "能改订单表吗", POLICY).refused == "KNOWLEDGE_UNGROUNDED"
+    cited = answer(text, ["change-policy#forbidden"])
+    assert check_knowledge_answer(cited, EVIDENCE, "能改订单表吗", POLICY).refused is None
+
+
+def test_a_knowledge_answer_with_only_invented_references_is_refused() -> None:
+    release = check_knowledge_answer(answer("ERR_TIMEOUT 表示超时。", ["made-up#doc"]), EVIDENCE, "q", POLICY)
+    assert release.refused == "KNOWLEDGE_REFERENCES_INVALID" and release.invented_references == ("made-up#doc",)
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("你好！我是 SuperBiz 运维助手。" + DEFAULT_CAPABILITIES, None),
+        ("已确认根因是主库宕机，请立即切换主从。", "FINDING"),
+        ("根因是 db-master-01 主库宕机。", "UNGROUNDED"),
+        ("请立即切换主从。", "SIDE_EFFECT"),
+        ("订单 order-777 已经支付成功。", "UNGROUNDED"),
+        ("可以用 password=Welcome2024! 登录后台。", "SECRET"),
+        ("   ", "EMPTY"),
+        ("我可以帮你排查支付超时，但不会修改任何线上数据或配置。", None),
+    ],
+)
+def test_system_answers(text: str, problem: str | None) -> None:
+    assert system_answer_problem(text, DEFAULT_CAPABILITIES, "你能做什么", POLICY) == problem
+
+
+def test_a_system_answer_may_repeat_the_query() -> None:
+    assert (
+        system_answer_problem(
+            "你问的是 order-123 吗？我可以排查支付超时。", DEFAULT_CAPABILITIES, "order-123 呢", POLICY
+        )
+        is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("steps", "expected"),
+    [
+        (["查阅支付超时排障手册", "查询 order-service 最近 30 分钟日志", "核对订单 order-123 的支付记录"], None),
+        (["查阅手册", "根因是连接池耗尽，已确认", "查询日志", "核对订单"], ["查阅手册", "查询日志", "核对订单"]),
+        (["查阅手册", "SELECT * FROM biz_order", "用 password=Welcome2024! 登录查询", "核对订单"], GENERIC_PLAN),
+        (["root cause is the pool", "confirmed: db down", "check logs"], GENERIC_PLAN),
+        ([], GENERIC_PLAN),
+    ],
+)
+def test_plan_steps_are_instructions(steps: list[Any], expected: Any) -> None:
+    assert plan_steps(steps, POLICY) == list(expected if expected is not None else steps)
