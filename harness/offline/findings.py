@@ -1,18 +1,21 @@
 """One analysis per tool result, written only from the concrete values of that result.
 
 EVIDENCE_FOUND -> kind NORMAL, NO_EVIDENCE -> kind NEGATIVE_OBSERVATION limited to the query's own scope,
-ERROR -> nothing (it is never cited; the writer lists it under missing_info).
+ERROR -> nothing (it is never cited; the writer lists it under missing_info). A log analysis quotes the lines
+:mod:`harness.offline.log_lines` chooses: its key pattern, then a line naming what the question names.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from harness.offline.conversation import KNOWLEDGE, LOGS, Observation
 from harness.offline.investigator import DICTIONARY_QUERY
+from harness.offline.log_lines import Line, Quotes, choose, named
 from harness.offline.query_facts import QueryFacts
-from harness.offline.reading import Explanation, best_sentence, innermost, key_pattern, other_pattern
+from harness.offline.reading import Explanation, best_sentence, innermost, severe_patterns
 from harness.offline.text import clip_prefix, short_time
 
 QUOTE_CHARS = 150
@@ -38,10 +41,11 @@ class Finding:
 
 
 def findings(facts: QueryFacts, observations: list[Observation], link: Explanation | None) -> list[Finding]:
+    quotes = choose(facts, [o for o in observations if o.name == LOGS and o.found])
     result: list[Finding] = []
     for observation in observations:
         if observation.found:
-            text = _found_text(facts, observation, link)
+            text = _found_text(facts, observation, link, quotes)
             kind = "NORMAL"
         elif observation.empty:
             text, kind = _empty_text(observation), "NEGATIVE_OBSERVATION"
@@ -57,12 +61,14 @@ def source_label(result: dict[str, Any]) -> str:
     return "模拟日志，MOCK" if kind == "MOCK" else (kind or "日志")
 
 
-def _found_text(facts: QueryFacts, observation: Observation, link: Explanation | None) -> str | None:
+def _found_text(
+    facts: QueryFacts, observation: Observation, link: Explanation | None, quotes: dict[str, Quotes]
+) -> str | None:
     result = observation.result or {}
     if observation.name == KNOWLEDGE:
         return _knowledge_text(facts, observation, link)
     if observation.name == LOGS:
-        return _log_text(observation, result)
+        return _log_text(result, quotes[observation.call_id])
     return _mysql_text(result)
 
 
@@ -83,27 +89,45 @@ def _knowledge_text(facts: QueryFacts, observation: Observation, link: Explanati
     return f"知识库{where}指出：「{_quote(sentence, QUOTE_CHARS)}」"
 
 
-def _log_text(observation: Observation, result: dict[str, Any]) -> str:
+def _log_text(result: dict[str, Any], quotes: Quotes) -> str:
     scope = result.get("scope") or {}
     query, matched = scope.get("query", ""), result.get("match_count", 0)
-    where = f"（{source_label(result)}，{scope.get('topic', '')} 日志以 '{query}' 查询共匹配 {matched} 条）"
-    key = key_pattern(observation)
-    if key is None:
+    if quotes.key is None:
         levels = "、".join(dict.fromkeys(str(p.get("level")) for p in result.get("patterns") or []))
-        return f"{scope.get('topic', '')} 日志以 '{query}' 查询共匹配 {matched} 条，级别为 {levels or '未知'}"
-    text = _pattern_text(key) + where
-    other = other_pattern(observation, key)
-    if other is not None:
-        text += f"；同一查询中还有 {_pattern_text(other)}"
+        text = f"{scope.get('topic', '')} 日志以 '{query}' 查询共匹配 {matched} 条，级别为 {levels or '未知'}"
+        if severe_patterns(result):  # keys go in report order: only an earlier analysis can have taken them
+            text += "，其中的错误模式已在前面的分析中引用"
+    else:
+        where = f"（{source_label(result)}，{scope.get('topic', '')} 日志以 '{query}' 查询共匹配 {matched} 条）"
+        text = _line_text(quotes.key) + where
+    side = quotes.side
+    if side is not None:
+        label = f"涉及 {'、'.join(side.names)} 的有" if side.names else "同一查询中还有"
+        text += f"；{label} {_line_text(side)}"
     return text
 
 
-def _pattern_text(pattern: dict[str, Any]) -> str:
-    return (
-        f"{pattern.get('service')} 在 {short_time(str(pattern.get('first_seen')))} 至 "
-        f"{short_time(str(pattern.get('last_seen')))}（UTC）出现 {pattern.get('count')} 次 {pattern.get('level')} 日志"
-        f"「{_quote(innermost(str(pattern.get('example') or '')), EXAMPLE_CHARS)}」"
+def _line_text(line: Line) -> str:
+    quote = _excerpt(line)
+    if line.count in (None, 1):
+        return f"{line.service} 在 {short_time(line.at or line.first_seen)}（UTC）有一条 {line.level} 日志{quote}"
+    text = (
+        f"{line.service} 在 {short_time(line.first_seen)} 至 {short_time(line.last_seen)}（UTC）"
+        f"出现 {line.count} 次 {line.level} 日志"
     )
+    return text + (f"，其中 {short_time(line.at)} 的一条为{quote}" if line.at else quote)
+
+
+def _excerpt(line: Line) -> str:
+    """The innermost exception of the message; when that drops an id the line names, the outermost message that
+    holds it comes first."""
+    core = innermost(line.message)
+    if named(core, line.names) == line.names:
+        return f"「{_quote(core, EXAMPLE_CHARS)}」"
+    head = re.split(r":\s+", line.message, maxsplit=1)[0]
+    if named(head, line.names) == line.names and head != line.message:
+        return f"「{_quote(head, EXAMPLE_CHARS)}」，底层异常为「{_quote(core, EXAMPLE_CHARS)}」"
+    return f"「{_quote(line.message, EXAMPLE_CHARS)}」"
 
 
 def _quote(text: str, limit: int) -> str:

@@ -102,6 +102,16 @@ class QueryFacts:
             terms.extend(symptom.log_terms)
         return tuple(dict.fromkeys(terms))[:4]
 
+    def named_ids(self) -> tuple[tuple[str, int], ...]:
+        """What the question names that a log line can name too, with its weight: order ids (3), ERR_ codes (2)
+        and the services written out in the question (1; not those only implied by an alias)."""
+        services = dict.fromkeys(match.group(0).lower() for match in SERVICE_PATTERN.finditer(self.query))
+        return (
+            *((order, 3) for order in self.order_ids),
+            *((code, 2) for code in self.error_codes),
+            *((service, 1) for service in services),
+        )
+
     def symptom_label(self) -> str:
         return self.phrase or (self.symptoms[0].label if self.symptoms else "") or "异常"
 

@@ -70,11 +70,6 @@ def key_pattern(observation: Observation) -> dict[str, Any] | None:
     return (own or severe or [None])[0]
 
 
-def other_pattern(observation: Observation, key: dict[str, Any]) -> dict[str, Any] | None:
-    """The most important severe pattern of another service in the same result, if any."""
-    return next((p for p in severe_patterns(observation.result) if p.get("service") != key.get("service")), None)
-
-
 def innermost(message: str) -> str:
     """The innermost message of an exception chain (the last ``": "`` segment of three or more words), exactly as
     it occurs in ``message``; the whole message when there is no chain."""

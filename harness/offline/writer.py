@@ -5,7 +5,8 @@
   cause; based on that log analysis, that knowledge analysis, the log analyses whose key pattern names the root
   service and the MySQL analysis; else null, with what is missing;
 * action_plan / recommendations: per named cause (read-only checks need no confirmation; enlarging a pool or
-  restarting does), bound to the analyses they rest on;
+  restarting does, and so does any text the release gate's ``ClaimPolicy`` finds a side effect in), bound to the
+  analyses they rest on;
 * limitations.scope: the scopes actually queried (log topics, services, windows, MOCK), MySQL and documents.
 """
 
@@ -14,9 +15,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from harness.claim_check import ClaimPolicy
 from harness.offline.conversation import KNOWLEDGE, LOGS, MYSQL, Conversation, Observation
 from harness.offline.findings import Finding, findings, source_label
-from harness.offline.guard import SIDE_EFFECTS
 from harness.offline.investigator import mysql_skip_reason, root_pattern
 from harness.offline.query_facts import QueryFacts
 from harness.offline.reading import Explanation, explanation, key_pattern, queried_service, services_named, signature
@@ -135,8 +136,9 @@ def _next_steps(
         for template, confirm in ACTIONS.get(cause_key or "", []):
             actions.append(_action(template.format(svc=service), ids, confirm))
         if cause_key in RECOMMENDATIONS:
+            text = RECOMMENDATIONS[cause_key].format(svc=service)
             recommendations.append(
-                {"text": RECOMMENDATIONS[cause_key].format(svc=service), "based_on_analysis_ids": ids[::-1]}
+                {"text": text, "based_on_analysis_ids": ids[::-1], "requires_human_confirmation": _confirms(text)}
             )
     for finding in items:
         observation = finding.observation
@@ -158,8 +160,13 @@ def _next_steps(
 
 
 def _action(text: str, ids: list[str], confirm: bool = False) -> dict[str, Any]:
-    confirm = confirm or any(word in text.lower() for word in SIDE_EFFECTS)  # the guard's own list
+    confirm = confirm or _confirms(text)
     return {"action": text, "based_on_analysis_ids": list(dict.fromkeys(ids)), "requires_human_confirmation": confirm}
+
+
+def _confirms(text: str) -> bool:
+    """Whether a proposal waits for a human: the release gate's own rule, so a draft never disagrees with it."""
+    return ClaimPolicy.default().side_effect(text) is not None
 
 
 def _scope(observations: list[Observation], by_call: dict[str, Finding]) -> str:

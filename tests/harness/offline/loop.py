@@ -10,6 +10,7 @@ from typing import Any
 from config import load_config
 from config.schema import AppConfig
 from harness.agent import AgentTask, DiagnosisAgent, PreviousTurn
+from harness.claim_check import ClaimPolicy
 from harness.clock import ManualClock
 from harness.evidence_guard import EvidenceCheck, check_evidence, cited_tool_call_ids
 from harness.invocation_store import EvidenceStatus, InvocationRecord, ToolCallStatus
@@ -28,6 +29,7 @@ class DemoGateway:
     config: AppConfig
     chat_model: OfflineChatModel
     offered: tuple[str, ...]
+    query: str
     clock: ManualClock = field(default_factory=ManualClock)
     requests: list[ModelRequest] = field(default_factory=list)
     replies: list[ModelReply] = field(default_factory=list)
@@ -75,7 +77,8 @@ class DemoGateway:
 
     def check(self, draft_text: str | None) -> EvidenceCheck:
         records = {call: self.records.get(call) for call in cited_tool_call_ids(draft_text)}
-        return check_evidence(draft_text, records, run_id=RUN_ID)
+        policy = ClaimPolicy.from_settings(self.config.harness)
+        return check_evidence(draft_text, records, query=self.query, policy=policy, run_id=RUN_ID)
 
     def status_of(self, call_id: str) -> EvidenceStatus | None:
         record = self.records.get(call_id)
@@ -102,7 +105,7 @@ async def diagnose(
 ) -> Run:
     config = load_config()
     offered = offered_tools(config, without)
-    gateway = DemoGateway(config, model or OfflineChatModel(), offered)
+    gateway = DemoGateway(config, model or OfflineChatModel(), offered, query)
     task = AgentTask(
         run_id=RUN_ID,
         query=query,
