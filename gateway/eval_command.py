@@ -1,12 +1,14 @@
-"""``superbiz eval``: measure the SemanticGuard on a labelled dataset, through a pool of guard replicas on Ray.
+"""``superbiz eval``: measure the release gate on a labelled dataset: its deterministic claim rules (the
+EvidenceGuard) and the SemanticGuard, through a pool of guard replicas on Ray.
 
     superbiz eval DATASET.jsonl [--concurrency N] [--report PATH] [--replicas R]
     superbiz eval --bundled                      # tools/eval/guard_cases.jsonl, built from the demo data
 
 Joins ``ray.address`` (or starts a local Ray; a Ray already running in this process is reused), creates R
 ``SemanticGuardActor`` replicas of the configured model in a namespace of their own (nothing is shared with a
-running gateway's pool), sends every case once with at most N in flight, prints the confusion matrix,
-precision/recall for UNSUPPORTED, latency percentiles and per-category accuracy, and writes the JSON report.
+running gateway's pool), puts every case through the deterministic gate and sends it once to the guard with at
+most N in flight, prints the confusion matrix of the release gate, precision/recall for UNSUPPORTED, which layer
+decided how many cases, the guard alone, latency percentiles and per-category accuracy, and writes the JSON report.
 
 Exit 0 when the run completed, however the guard scored (it is a measurement); 2 for a bad dataset, configuration
 or argument; 1 when Ray or the report file failed. Ray, rich and the actors are imported only when used.
@@ -56,7 +58,7 @@ def add_eval_command(commands: Commands, config_option: argparse.ArgumentParser)
     parser = commands.add_parser(
         "eval",
         parents=[config_option],
-        help="measure the SemanticGuard on a labelled dataset (confusion matrix, precision/recall, latency)",
+        help="measure the release gate (EvidenceGuard rules and SemanticGuard) on a labelled dataset",
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -125,7 +127,7 @@ def run_eval(
         pool = GuardPool.create(config, replicas, namespace)
         try:
             console.print(
-                f"SemanticGuard eval: {len(cases)} cases from {dataset}\n"
+                f"release gate eval: {len(cases)} cases from {dataset}\n"
                 f"model: {label}; {replicas} replica(s) × {config.harness.semantic_guard.replica_concurrency} in "
                 f"namespace {namespace}; {concurrency} in flight"
             )
@@ -241,6 +243,7 @@ async def _evaluate(
     """The results and the wall time of the evaluations (replica startup excluded)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from harness.claim_check import ClaimPolicy
     from harness.evaluation import evaluate_cases
 
     await pool.ready()
@@ -254,18 +257,19 @@ async def _evaluate(
             concurrency,
             max_input_bytes=int(config.harness.semantic_guard.max_input_bytes),
             on_result=lambda _: progress.advance(task),
+            policy=ClaimPolicy.from_settings(config.harness),
         )
         return results, time.perf_counter() - started
 
 
 def print_report(report: dict[str, Any], console: Console) -> None:
-    """The confusion matrix, the UNSUPPORTED scores, latency and the per-category table."""
+    """The release gate's confusion matrix and scores, the layers, the guard alone, latency and the categories."""
     from rich.table import Table
 
-    from harness.evaluation import PREDICTED
+    from harness.evaluation import GATE, GUARD, PREDICTED
 
-    matrix = Table(title="confusion matrix (rows: expected, columns: predicted)")
-    matrix.add_column("expected \\ predicted")
+    matrix = Table(title="release gate: confusion matrix (rows: expected, columns: released as)")
+    matrix.add_column("expected \\ released as")
     for label in PREDICTED:
         matrix.add_column(label, justify="right")
     for expected, row in report["confusion_matrix"].items():
@@ -278,15 +282,33 @@ def print_report(report: dict[str, Any], console: Console) -> None:
         f"F1 {_fmt(scores['f1'])}  (tp {scores['tp']}, fp {scores['fp']}, fn {scores['fn']}, tn {scores['tn']})"
     )
     console.print(f"accuracy {_fmt(report['accuracy'])}; unavailable {report['unavailable']}")
+    layers = report["layers"]
+    for layer, name in ((GATE, "deterministic gate (EvidenceGuard)"), (GUARD, "SemanticGuard")):
+        row = layers[layer]
+        console.print(
+            f"decided by the {name}: {row['decided']} cases; UNSUPPORTED caught {row['unsupported_caught']}; "
+            f"faithful refused {row['faithful_refused']}"
+        )
+    alone = report["guard_alone"]["unsupported"]
+    console.print(
+        f"SemanticGuard alone (every case): precision {_fmt(alone['precision'])}  recall {_fmt(alone['recall'])}"
+    )
+    for name, target in report["targets"].items():
+        comparison = "≥" if name == "unsupported_recall" else "≤"
+        value = _fmt(target["value"]) if isinstance(target["value"], float) else str(target["value"])
+        verdict = "met" if target["met"] else "MISSED"
+        console.print(f"target {name.replace('_', ' ')}: {value} ({comparison} {target['target']}) {verdict}")
     console.print(
         f"latency p50 {_ms(latency['p50_ms'])}  p95 {_ms(latency['p95_ms'])}  p99 {_ms(latency['p99_ms'])}  "
         f"max {_ms(latency['max_ms'])}; {run['throughput_per_s']} evaluations/s over {run['wall_s']} s"
     )
 
-    categories = Table(title="per category (predicted: SUPPORTED / UNSUPPORTED / UNAVAILABLE)")
+    categories = Table(
+        title="per category (released as: SUPPORTED / UNSUPPORTED / UNAVAILABLE; decided by: gate / guard)"
+    )
     categories.add_column("category", no_wrap=True)
     categories.add_column("expected")
-    for name in ("cases", "correct", "accuracy", "predicted"):
+    for name in ("cases", "correct", "accuracy", "released as", "decided by"):
         categories.add_column(name, justify="right")
     for name, row in report["categories"].items():
         predicted = row["predicted"]
@@ -297,6 +319,7 @@ def print_report(report: dict[str, Any], console: Console) -> None:
             str(row["correct"]),
             _fmt(row["accuracy"]),
             f"{predicted['SUPPORTED']}/{predicted['UNSUPPORTED']}/{predicted['UNAVAILABLE']}",
+            f"{row['decided_by'][GATE]}/{row['decided_by'][GUARD]}",
         )
     console.print(categories)
 

@@ -10,6 +10,11 @@ evidence snapshot grouped by analysis_id (:func:`harness.snapshot.build_snapshot
 is never sent to the guard. The bundled dataset (``tools/eval/guard_cases.jsonl``) is built from the demo
 knowledge base, mock logs and order_db.
 
+Each case goes through both layers of the release gate, as a run would: the deterministic claim rules of the
+EvidenceGuard (:func:`harness.claim_check.check_claims` on the draft and its snapshot) and the SemanticGuard.
+The gate decides a case it refuses (``layer`` EVIDENCE_GUARD); the guard decides every other case (SEMANTIC_GUARD).
+The guard is asked about every case all the same, so the report also measures the guard alone.
+
 The positive class is UNSUPPORTED: a draft that must not be released. A guard that failed (timeout, transport,
 invalid output) predicts UNAVAILABLE, which is never a correct answer: it counts as wrong for accuracy and as a
 missed positive for recall (the Harness would fall back, but the guard did not judge). Precision, recall and F1
@@ -31,7 +36,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from harness.claim_check import ClaimPolicy, check_claims
 from harness.draft import Draft
+from harness.evidence_guard import reference_failures
 from harness.ports import GuardAttempt
 from harness.semantic_guard import GuardRequest
 
@@ -42,7 +49,11 @@ POSITIVE = UNSUPPORTED
 INPUT_TOO_LARGE = "GUARD_INPUT_TOO_LARGE"
 MAX_PROBLEMS = 20
 """A broken dataset reports at most this many problems (with their line numbers)."""
-REPORT_VERSION = 1
+REPORT_VERSION = 2
+GATE, GUARD = "EVIDENCE_GUARD", "SEMANTIC_GUARD"
+"""The layer that decided a case: the deterministic gate when it refused the draft, else the SemanticGuard."""
+TARGET_RECALL = 0.95
+TARGET_FAITHFUL_REFUSED_BY_GATE = 0
 
 Evaluate = Callable[[GuardRequest], Awaitable[GuardAttempt]]
 
@@ -67,6 +78,19 @@ class GuardCase(BaseModel):
 
     def request(self) -> GuardRequest:
         return GuardRequest(query=self.query, draft=self.draft, verified_evidence=self.evidence)
+
+    def gate_codes(self, policy: ClaimPolicy) -> tuple[str, ...]:
+        """The codes of the rules the deterministic gate finds broken on this user-visible draft and snapshot (the
+        references between its parts and every claim rule); none: the gate lets it through."""
+        draft = Draft.model_validate(_with_placeholder_ids(self.draft))
+        evidence = {str(group["analysis_id"]): group["verified_evidence"] for group in self.evidence}
+        failures = reference_failures(draft) + check_claims(draft, evidence, self.query, policy)
+        return tuple(dict.fromkeys(str(failure.code) for failure in failures))
+
+
+def _with_placeholder_ids(draft: dict[str, Any]) -> dict[str, Any]:
+    """A user-visible draft as a Draft: its evidence is the case's snapshot, so any valid id stands in."""
+    return {**draft, "analysis": [{**item, "tool_call_ids": ["eval"]} for item in draft.get("analysis") or []]}
 
 
 class DatasetError(Exception):
@@ -151,9 +175,8 @@ def _shape_problem(case: GuardCase) -> str | None:
     analysis = case.draft.get("analysis")
     if not isinstance(analysis, list) or not all(isinstance(item, dict) for item in analysis):
         return "draft.analysis must be a list of objects"
-    with_ids = {**case.draft, "analysis": [{**item, "tool_call_ids": ["eval"]} for item in analysis]}
     try:
-        draft = Draft.model_validate(with_ids)
+        draft = Draft.model_validate(_with_placeholder_ids(case.draft))
     except ValidationError as exc:
         return f"draft is not a user-visible Draft: {_first_error(exc)}"
     if draft.user_visible() != case.draft:
@@ -187,19 +210,32 @@ class CaseResult:
     reason: str | None = None
     """The guard's own reason (audit text), when it answered."""
     replica: str | None = None
+    gate: tuple[str, ...] = ()
+    """The claim rules the deterministic gate found broken; any makes the release gate refuse the draft."""
+
+    @property
+    def layer(self) -> str:
+        return GATE if self.gate else GUARD
+
+    @property
+    def released_as(self) -> str:
+        """What the release gate decided: UNSUPPORTED when the deterministic gate refused, else the guard's verdict."""
+        return UNSUPPORTED if self.gate else self.predicted
 
     @property
     def correct(self) -> bool:
-        return self.predicted == self.expected
+        return self.released_as == self.expected
 
 
-def result_of(case: GuardCase, attempt: GuardAttempt, latency_s: float) -> CaseResult:
+def result_of(case: GuardCase, attempt: GuardAttempt, latency_s: float, gate: tuple[str, ...] = ()) -> CaseResult:
     verdict = attempt.verdict
     if verdict is None:
         failure = attempt.failure or "UNKNOWN"
-        return CaseResult(case.id, case.category, case.expected, UNAVAILABLE, latency_s, failure, None, attempt.replica)
+        return CaseResult(
+            case.id, case.category, case.expected, UNAVAILABLE, latency_s, failure, None, attempt.replica, gate
+        )
     predicted, reason = verdict.verdict, verdict.reason
-    return CaseResult(case.id, case.category, case.expected, predicted, latency_s, None, reason, attempt.replica)
+    return CaseResult(case.id, case.category, case.expected, predicted, latency_s, None, reason, attempt.replica, gate)
 
 
 async def evaluate_cases(
@@ -209,18 +245,21 @@ async def evaluate_cases(
     *,
     max_input_bytes: int | None = None,
     on_result: Callable[[CaseResult], None] | None = None,
+    policy: ClaimPolicy | None = None,
 ) -> list[CaseResult]:
     """Every case through ``evaluate`` with at most ``concurrency`` in flight; results in dataset order.
 
     One attempt per case, no retry: this measures the guard, not the Harness's retry policy. A case larger than
     ``max_input_bytes`` is not sent (the Harness would not send it either) and is UNAVAILABLE. An exception from
-    ``evaluate`` (a dead replica, a cancelled call) makes that case UNAVAILABLE; it never stops the run.
+    ``evaluate`` (a dead replica, a cancelled call) makes that case UNAVAILABLE; it never stops the run. With a
+    ``policy``, each case also goes through the deterministic gate (``CaseResult.gate``).
     """
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
     semaphore = asyncio.Semaphore(concurrency)
     # Built up front: building them while calls are in flight would be counted in those calls' latency.
     requests = [case.request() for case in cases]
+    gates = [case.gate_codes(policy) if policy is not None else () for case in cases]
     too_large = [
         max_input_bytes is not None and len(request.content().encode()) > max_input_bytes for request in requests
     ]
@@ -228,7 +267,9 @@ async def evaluate_cases(
     async def one(index: int) -> CaseResult:
         case, request = cases[index], requests[index]
         if too_large[index]:
-            result = CaseResult(case.id, case.category, case.expected, UNAVAILABLE, 0.0, INPUT_TOO_LARGE)
+            result = CaseResult(
+                case.id, case.category, case.expected, UNAVAILABLE, 0.0, INPUT_TOO_LARGE, gate=gates[index]
+            )
         else:
             async with semaphore:
                 started = time.perf_counter()
@@ -237,9 +278,11 @@ async def evaluate_cases(
                 except Exception as exc:
                     elapsed = time.perf_counter() - started
                     failure = type(exc).__name__
-                    result = CaseResult(case.id, case.category, case.expected, UNAVAILABLE, elapsed, failure)
+                    result = CaseResult(
+                        case.id, case.category, case.expected, UNAVAILABLE, elapsed, failure, gate=gates[index]
+                    )
                 else:
-                    result = result_of(case, attempt, time.perf_counter() - started)
+                    result = result_of(case, attempt, time.perf_counter() - started, gates[index])
         if on_result is not None:
             on_result(result)
         return result
@@ -250,11 +293,11 @@ async def evaluate_cases(
 # -- scoring -----------------------------------------------------------------------------------------------
 
 
-def confusion_matrix(results: Iterable[CaseResult]) -> dict[str, dict[str, int]]:
-    """``matrix[expected][predicted]``, every cell present (zeros included)."""
+def confusion_matrix(results: Iterable[CaseResult], *, guard_alone: bool = False) -> dict[str, dict[str, int]]:
+    """``matrix[expected][released_as]`` (or ``[predicted]``, the guard alone), every cell present."""
     matrix = {expected: dict.fromkeys(PREDICTED, 0) for expected in EXPECTED}
     for result in results:
-        matrix[result.expected][result.predicted] += 1
+        matrix[result.expected][result.predicted if guard_alone else result.released_as] += 1
     return matrix
 
 
@@ -308,9 +351,23 @@ def category_results(results: Sequence[CaseResult]) -> dict[str, dict[str, Any]]
             "cases": len(members),
             "correct": correct,
             "accuracy": _ratio(correct, len(members)),
-            "predicted": {label: sum(result.predicted == label for result in members) for label in PREDICTED},
+            "predicted": {label: sum(result.released_as == label for result in members) for label in PREDICTED},
+            "decided_by": {layer: sum(result.layer == layer for result in members) for layer in (GATE, GUARD)},
         }
     return table
+
+
+def layer_summary(results: Sequence[CaseResult]) -> dict[str, dict[str, int]]:
+    """Per layer: the cases it decided, the UNSUPPORTED ones it caught, and the faithful ones it refused."""
+    summary: dict[str, dict[str, int]] = {}
+    for layer in (GATE, GUARD):
+        members = [result for result in results if result.layer == layer]
+        summary[layer] = {
+            "decided": len(members),
+            "unsupported_caught": sum(r.expected == UNSUPPORTED and r.released_as == UNSUPPORTED for r in members),
+            "faithful_refused": sum(r.expected == SUPPORTED and r.released_as != SUPPORTED for r in members),
+        }
+    return summary
 
 
 def build_report(
@@ -325,7 +382,10 @@ def build_report(
 ) -> dict[str, Any]:
     """The JSON report of one evaluation run."""
     matrix = confusion_matrix(results)
+    alone = confusion_matrix(results, guard_alone=True)
     correct = sum(result.correct for result in results)
+    scores = positive_class_scores(matrix)
+    layers = layer_summary(results)
     return {
         "version": REPORT_VERSION,
         "dataset": {
@@ -341,8 +401,22 @@ def build_report(
         },
         "positive_class": POSITIVE,
         "confusion_matrix": matrix,
-        "unsupported": positive_class_scores(matrix),
+        "unsupported": scores,
         "accuracy": _ratio(correct, len(results)),
+        "layers": layers,
+        "targets": {
+            "unsupported_recall": {
+                "value": scores["recall"],
+                "target": TARGET_RECALL,
+                "met": scores["recall"] is not None and scores["recall"] >= TARGET_RECALL,
+            },
+            "faithful_refused_by_gate": {
+                "value": layers[GATE]["faithful_refused"],
+                "target": TARGET_FAITHFUL_REFUSED_BY_GATE,
+                "met": layers[GATE]["faithful_refused"] <= TARGET_FAITHFUL_REFUSED_BY_GATE,
+            },
+        },
+        "guard_alone": {"confusion_matrix": alone, "unsupported": positive_class_scores(alone)},
         "unavailable": sum(result.predicted == UNAVAILABLE for result in results),
         "latency": latency_summary(results),
         "categories": category_results(results),
@@ -351,8 +425,11 @@ def build_report(
                 "id": result.case_id,
                 "category": result.category,
                 "expected": result.expected,
-                "predicted": result.predicted,
+                "predicted": result.released_as,
                 "correct": result.correct,
+                "decided_by": result.layer,
+                "gate": list(result.gate),
+                "guard": result.predicted,
                 "latency_ms": round(result.latency_s * 1000, 2),
                 "failure": result.failure,
                 "reason": result.reason,

@@ -13,6 +13,7 @@ import yaml
 from config.loader import BUNDLED_DEFAULT, parse_config
 from gateway.cli import main
 from gateway.eval_command import run_eval
+from harness.claim_check import ClaimPolicy
 from harness.evaluation import bundled_dataset, load_cases
 from tests.fake_openai import FakeOpenAI, reply
 
@@ -32,7 +33,17 @@ def test_eval_of_the_bundled_dataset_on_a_guard_pool(
     assert code == 0
     assert ray.is_initialized(), "the running Ray is reused and left running"
     out = capsys.readouterr().out
-    for text in ("confusion matrix", "UNSUPPORTED (positive class): precision", "latency p50", "per category"):
+    for text in (
+        "confusion matrix",
+        "UNSUPPORTED (positive class): precision",
+        "decided by the deterministic gate (EvidenceGuard)",
+        "decided by the SemanticGuard",
+        "SemanticGuard alone",
+        "target unsupported recall",
+        "target faithful refused by gate: 0 (≤ 0) met",
+        "latency p50",
+        "per category",
+    ):
         assert text in out
     report = json.loads(report_path.read_text(encoding="utf-8"))
     cases = sum(1 for line in bundled_dataset().read_text(encoding="utf-8").splitlines() if line.strip())
@@ -51,26 +62,33 @@ def test_eval_of_the_bundled_dataset_on_a_guard_pool(
     assert report["latency"]["p50_ms"] <= report["latency"]["p95_ms"] <= report["latency"]["p99_ms"]
     assert {case["replica"] for case in report["cases"]} == {"guard:0", "guard:1", "guard:2"}
 
-    # A sane score from the lexical offline guard (the exact figures are printed and in the report).
+    # The targets of the release gate with the offline model (the exact figures are printed and in the report).
     assert report["unavailable"] == 0
-    assert report["unsupported"]["precision"] >= 0.6
-    assert report["unsupported"]["recall"] >= 0.4
-    assert report["accuracy"] >= 0.55
-    assert report["categories"]["fabricated_value"]["accuracy"] == 1.0
+    assert report["unsupported"]["recall"] >= 0.95
+    assert report["layers"]["EVIDENCE_GUARD"]["faithful_refused"] == 0
+    assert all(target["met"] for target in report["targets"].values())
+    assert report["categories"]["leaked_secret"]["accuracy"] == 1.0
 
 
 def test_eval_against_an_openai_compatible_endpoint(
     ray_session: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The configured endpoint is called by the replicas; a reply that is no verdict counts as UNAVAILABLE."""
-    cases = [case for case in load_cases(bundled_dataset()) if case.category == "fabricated_value"]
-    cases += [case for case in load_cases(bundled_dataset()) if case.expected == "SUPPORTED"][:3]
+    """The configured endpoint is called by the replicas for every case, also those the deterministic gate refuses
+    (the report measures the guard alone too); a reply that is no verdict counts as UNAVAILABLE."""
+    bundled = {case.id: case for case in load_cases(bundled_dataset())}
+    policy = ClaimPolicy.default()
+    semantic = [c for c in bundled.values() if c.category == "wrong_service" and not c.gate_codes(policy)][:3]
+    gated = [case for case in bundled.values() if case.category == "leaked_secret"][:1]
+    faithful = [case for case in bundled.values() if case.expected == "SUPPORTED"][:3]
+    cases = semantic + gated + faithful
+    answers = {semantic[0].draft["analysis"][0]["text"]: "not a verdict", semantic[1].draft["analysis"][0]["text"]: "U"}
 
     def guard(body: dict[str, Any]) -> Any:
         content = body["messages"][-1]["content"]
-        if "ERR_DB_DEADLOCK" in content:
-            return reply("this is not a verdict")
-        verdict = "UNSUPPORTED" if "payment_status 为 PAID，支付单 status 为 SUCCESS" in content else "SUPPORTED"
+        answer = next((value for key, value in answers.items() if key in content), "S")
+        if answer == "not a verdict":
+            return reply(answer)
+        verdict = "UNSUPPORTED" if answer == "U" else "SUPPORTED"
         return reply(json.dumps({"verdict": verdict, "reason": "scripted"}))
 
     with FakeOpenAI(api_key="sk-eval") as fake:
@@ -86,10 +104,17 @@ def test_eval_against_an_openai_compatible_endpoint(
     assert report["guard"]["model"] == "gpt-4o-mini"
     assert report["confusion_matrix"] == {
         "SUPPORTED": {"SUPPORTED": 3, "UNSUPPORTED": 0, "UNAVAILABLE": 0},
-        "UNSUPPORTED": {"SUPPORTED": 1, "UNSUPPORTED": 1, "UNAVAILABLE": 1},
+        "UNSUPPORTED": {"SUPPORTED": 1, "UNSUPPORTED": 2, "UNAVAILABLE": 1},
     }
+    assert report["guard_alone"]["confusion_matrix"]["UNSUPPORTED"] == {
+        "SUPPORTED": 2,
+        "UNSUPPORTED": 1,
+        "UNAVAILABLE": 1,
+    }
+    decided = {case["id"]: case["decided_by"] for case in report["cases"]}
+    assert decided[gated[0].id] == "EVIDENCE_GUARD" and decided[semantic[2].id] == "SEMANTIC_GUARD"
     assert [case["failure"] for case in report["cases"] if case["predicted"] == "UNAVAILABLE"] == ["INVALID_OUTPUT"]
-    assert report["unsupported"]["recall"] == pytest.approx(1 / 3, abs=1e-4)
+    assert report["unsupported"]["recall"] == pytest.approx(2 / 4, abs=1e-4)
     assert "UNAVAILABLE" in capsys.readouterr().out
 
 
