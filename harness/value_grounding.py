@@ -53,6 +53,7 @@ Examples (``claim | evidence | grounded?``; the unit tests run this table)::
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -264,8 +265,12 @@ def normalise(text: str) -> str:
     return replace_cn_numbers(unicodedata.normalize("NFKC", text))
 
 
+@functools.lru_cache(maxsize=4096)
 def tokenize(text: str, non_facts: frozenset[str] = frozenset()) -> Tokens:
-    """Every fact token of ``text`` (and all its words); ``non_facts`` are lower-case words that are not facts."""
+    """Every fact token of ``text`` (and all its words); ``non_facts`` are lower-case words that are not facts.
+
+    Cached: evidence strings recur (an entry cited by several analyses, and again by the conclusion), so callers
+    read the result and never change it."""
     text = normalise(text)
     tokens = Tokens()
     previous: tuple[Moment, int] | None = None
