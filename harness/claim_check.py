@@ -44,7 +44,8 @@ _LOOKED_AT = re.compile(
 )
 _THEN = re.compile(r"[并再后然且和及与&完]|立即|马上|随后|接着|\band\b|\bthen\b|\bafter\b", re.IGNORECASE)
 _FORBIDDEN = re.compile(
-    r"禁止|不要|不得|切勿|请勿|严禁|避免|不应|不能|无需|不需要|don't|do not|must not|never|avoid", re.IGNORECASE
+    r"(?:禁止|不要|不得|切勿|请勿|严禁|避免|不应|不能|无需|不需要|don't|do not|must not|never|avoid)(?P<rest>.{0,10})$",
+    re.IGNORECASE,
 )
 _BEFORE_IT = re.compile(r"^(?:前|之前|以前)")
 _QUERY_OBJECT = re.compile(r"^[^，。；,;]{0,4}(?:时间范围|时间窗口|范围|窗口|时间段|查询|检索|关键词|筛选条件)")
@@ -87,13 +88,12 @@ class ClaimPolicy:
             for found in pattern.finditer(text):
                 clause = _CLAUSE_START.split(text[: found.start()])[-1]
                 after = text[found.end() : found.end() + 8]
-                looked_at = _LOOKED_AT.search(clause)
                 proposes = not (
                     _ASKED.search(clause)
-                    or _FORBIDDEN.search(clause)
+                    or _governs(_FORBIDDEN, clause)
+                    or _governs(_LOOKED_AT, clause)
                     or _BEFORE_IT.match(after)
                     or _QUERY_OBJECT.match(after)
-                    or (looked_at and not _THEN.search(looked_at["rest"]))
                 )
                 if proposes:
                     return found.group(0)
@@ -103,6 +103,12 @@ class ClaimPolicy:
         """The first marker of a stated finding in ``text`` (根因是, confirmed …), or None."""
         lowered = text.lower()
         return next((marker for marker in self.assertion_markers if marker in lowered), None)
+
+
+def _governs(verb: re.Pattern[str], clause: str) -> bool:
+    """Whether ``verb`` (查看, 不要 …) is the last verb before the end of ``clause``: no conjunction follows it."""
+    found = verb.search(clause)
+    return found is not None and not _THEN.search(found["rest"])
 
 
 def check_claims(

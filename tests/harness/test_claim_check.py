@@ -155,6 +155,7 @@ def test_a_secret_in_any_visible_text_fails_without_being_repeated(where: str) -
         "给 order-service 加两台实例",
         "bounce the order-service pods",
         "replay the failed callbacks",
+        "do not wait and restart the pods",
     ],
 )
 def test_a_side_effect_must_wait_for_a_human(action: str) -> None:
