@@ -17,6 +17,7 @@ from harness.draft import Draft
 from harness.evidence_guard import KNOWLEDGE_TOOL, LOGS_TOOL
 from harness.invocation_store import EvidenceStatus, InvocationRecord
 from harness.snapshot import knowledge_documents, log_events, log_patterns, source_of
+from tools.secrets import secret_kinds
 
 FALLBACK_MESSAGE = "当前证据不足，无法确认根因"
 FALLBACK_NEXT_STEPS = (
@@ -141,13 +142,14 @@ def knowledge_fallback_payload() -> dict[str, Any]:
 
 def fallback_payload(fallback_type: FallbackType, verified_sources: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The fixed §10.3 Fallback. Sources are dropped for EVIDENCE_VALIDATION_FAILED and reduced to
-    ``source_type/source/scope`` otherwise, so no other text can ride along."""
+    ``source_type/source/scope`` otherwise, so no other text can ride along (a source holding a secret is left
+    out)."""
     kind = FallbackType(fallback_type)
     sources: list[dict[str, str]] = []
     if kind is not FallbackType.EVIDENCE_VALIDATION_FAILED:
         for item in verified_sources:
             entry = {name: str(item.get(name, "")) for name in ("source_type", "source", "scope")}
-            if entry not in sources:
+            if entry not in sources and not any(secret_kinds(value) for value in entry.values()):
                 sources.append(entry)
     return {
         "type": kind.value,

@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from config.schema import AppConfig
 from harness import events
 from harness.agent import AgentTask, PreviousTurn
-from harness.answer_rules import check_knowledge_answer, plan_steps, system_answer_problem
+from harness.answer_rules import KnowledgeRelease, check_knowledge_answer, plan_steps, system_answer_problem
 from harness.audit import AuditSink, ModelStep, RunFinished, RunStarted, ToolInvocation
 from harness.claim_check import ClaimPolicy
 from harness.clock import Clock
@@ -249,14 +249,12 @@ class Run:
             return self._model_unavailable()
         try:
             answer = parse_knowledge_answer(reply.content)
-        except OperationFailed:
-            release = None
-        else:
             release = check_knowledge_answer(answer, evidence, self._start.query, self._services.policy)
-        if release is None or release.payload is None:
-            reason = release.refused if release is not None else "KNOWLEDGE_INVALID_OUTPUT"
+        except OperationFailed:
+            release = KnowledgeRelease(None, "KNOWLEDGE_INVALID_OUTPUT")
+        if release.payload is None:
             self._emit_final(events.content("FALLBACK", knowledge_fallback_payload()), "FALLBACK")
-            return _Outcome(RunStatus.FALLBACK, FallbackType.EVIDENCE_VALIDATION_FAILED.value, reason)
+            return _Outcome(RunStatus.FALLBACK, FallbackType.EVIDENCE_VALIDATION_FAILED.value, release.refused)
         self._emit_final(events.content("KNOWLEDGE_ANSWER", release.payload), "SUCCESS")
         invented = "INVENTED_REFERENCES_REMOVED" if release.invented_references else None
         return _Outcome(RunStatus.SUCCESS, fallback_reason=invented)

@@ -6,7 +6,8 @@ Envelope, and nothing else::
      "evidence": [{"document_id", "source", "title", "breadcrumb", "excerpt"}],
      "returned_count", "truncated"}
 
-* An excerpt is exact section text: the whole section when it fits, else a window cut with ``clip`` (a trailing
+* An excerpt is exact section text, with any secret in it redacted (:mod:`tools.secrets`, the detector the
+  release gate uses): the whole section when it fits, else a window cut with ``clip`` (a trailing
   ``…`` marks the cut). The window is the section's start, unless the first occurrence of the most specific
   matched term (raw ``matched_terms`` come most specific first) lies past what the prefix can show; then the
   window opens a quarter of the budget before that occurrence, moved forward to a line or sentence start (``。``)
@@ -31,6 +32,7 @@ from config.schema import RagBudget
 from harness.invocation_store import EvidenceStatus
 from tools.contract import PROJECTION_FAILED, SAFE_MESSAGES, Projection, clip, error_projection, failure_of
 from tools.knowledge.spec import MAX_QUERY_CHARS
+from tools.secrets import redact
 
 MIN_EXCERPT_CHARS = 80
 MAX_LABEL_CHARS = 200
@@ -105,7 +107,7 @@ class RagResultProjector:
         agent_result = {
             "evidence_status": status.value,
             "tool_call_id": tool_call_id,
-            "query": result.query,
+            "query": redact(result.query)[0],
             "evidence": evidence,
             "returned_count": len(evidence),
             "truncated": truncated,
@@ -128,8 +130,9 @@ class RagResultProjector:
                 truncated = True
                 break
             excerpt, cut = excerpt_of(hit.text, hit.matched_terms, limit)
-            title, title_cut = clip(hit.title, MAX_LABEL_CHARS)
-            breadcrumb, breadcrumb_cut = clip(hit.breadcrumb, MAX_LABEL_CHARS)
+            excerpt = redact(excerpt)[0]
+            title, title_cut = clip(redact(hit.title)[0], MAX_LABEL_CHARS)
+            breadcrumb, breadcrumb_cut = clip(redact(hit.breadcrumb)[0], MAX_LABEL_CHARS)
             truncated = truncated or cut or title_cut or breadcrumb_cut
             seen_ids.add(hit.document_id)
             seen_texts.add(hit.text)
@@ -148,4 +151,4 @@ class RagResultProjector:
     @staticmethod
     def _query_context(arguments: Any) -> dict[str, str]:
         query = arguments.get("query") if isinstance(arguments, dict) else None
-        return {"query": clip(query, MAX_QUERY_CHARS)[0]} if isinstance(query, str) and query else {}
+        return {"query": clip(redact(query)[0], MAX_QUERY_CHARS)[0]} if isinstance(query, str) and query else {}

@@ -239,3 +239,13 @@ def test_the_projector_never_emits_a_key_outside_the_envelope() -> None:
         sources = {h["document_id"]: h["text"] for h in reversed(hits)}
         for item in result["evidence"]:
             assert item["excerpt"].removesuffix("…") in sources[item["document_id"]]
+
+
+def test_a_secret_in_a_document_never_reaches_the_agent() -> None:
+    """The release gate refuses any answer holding a secret; the excerpt the agent quotes is redacted first."""
+    text = "测试环境默认账号：ops，password=Passw0rd!23；JDBC 连接串 jdbc:mysql://app:Sup3rS3cret@db-1:3306/order_db"
+    result = project(raw(hit("runbook#env", text), query="测试环境 token=tk_live_4f9a2c81e7"))
+    dumped = json.dumps(result, ensure_ascii=False)
+    for secret in ("Passw0rd!23", "Sup3rS3cret", "tk_live_4f9a2c81e7"):
+        assert secret not in dumped
+    assert "[REDACTED]" in result["evidence"][0]["excerpt"] and "jdbc:mysql://" in result["evidence"][0]["excerpt"]
