@@ -99,11 +99,12 @@ def checked_references(
     by_id: dict[str, dict[str, Any]] = {}
     for item in evidence:
         by_id.setdefault(str(item.get("document_id")), item)
-    released, invented = [], []
+    released: list[dict[str, Any]] = []
+    invented: list[str] = []
     for document_id in dict.fromkeys(answer.references):
-        item = by_id.get(document_id)
-        if item is None:
+        found = by_id.get(document_id)
+        if found is None:
             invented.append(document_id)
             continue
-        released.append({key: item.get(key) for key in ("document_id", "title", "breadcrumb", "source", "excerpt")})
+        released.append({key: found.get(key) for key in ("document_id", "title", "breadcrumb", "source", "excerpt")})
     return released, invented
