@@ -18,15 +18,15 @@ from ray.exceptions import ActorDiedError, ActorUnavailableError, RayError
 
 from actors.agent import DiagnosisAgentActor
 from actors.guard import SemanticGuardActor
+from actors.model_factory import model_label
 from actors.names import agent_name, guard_name, pick, supervisor_name, tool_actor_name
 from actors.supervisor import RunSupervisor
 from config.schema import AppConfig
 from harness import events
 from harness.events import EventSequence, RunEvent
-from harness.model_factory import model_label
 from harness.run import StartRun
 from harness.run_context import new_run_id
-from tools.registry import available_tools
+from tools.registry import configured_kinds
 
 READY_TIMEOUT_S = 5.0
 STARTUP_TIMEOUT_S = 60.0
@@ -114,7 +114,7 @@ def runtime_actor_names(config: AppConfig) -> list[str]:
         *(supervisor_name(i) for i in range(ray_settings.supervisor_pool)),
         *(agent_name(i) for i in range(ray_settings.agent_pool)),
         *(guard_name(i) for i in range(ray_settings.guard_pool)),
-        *(tool_actor_name(name) for name in available_tools(config)),
+        *(tool_actor_name(name) for name in configured_kinds(config)),
     ]
 
 

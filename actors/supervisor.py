@@ -14,32 +14,33 @@ import asyncio
 import contextlib
 import functools
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import ray
 from ray.actor import ActorHandle
 
 from actors.metrics import RayRunMetrics
+from actors.model_factory import build_model
 from actors.names import pick
 from actors.tool_actor import tool_actor
 from config.schema import AppConfig
+from contract.clock import SystemClock
+from contract.kind import EvidenceKind
 from harness import events
 from harness.agent import AgentGateway, AgentTask
 from harness.audit import AuditSink
 from harness.audit_store import SqlAuditStore
-from harness.clock import SystemClock
 from harness.invocation_store import InvocationStore
 from harness.logs import bound, configure_logging
 from harness.model import ModelReply, ModelRequest, ToolCall
-from harness.model_factory import build_model
 from harness.ports import GuardAttempt, Remote
 from harness.redis_client import connect_redis
 from harness.run import Run, RunServices, StartRun
 from harness.run_context import new_run_id
 from harness.run_feed import RunFeed
 from harness.semantic_guard import GuardRequest
-from tools.registry import available_tools, build_tool
+from tools.registry import configured_kinds
 
 log = logging.getLogger(__name__)
 
@@ -57,16 +58,17 @@ def _remote(ref: Any) -> Remote[Any]:
 
 
 class RayToolPort:
-    def __init__(self, config: AppConfig) -> None:
+    def __init__(self, config: AppConfig, kinds: Mapping[str, EvidenceKind]) -> None:
+        runtimes = config.tools.entries()
         self._actors = {
             name: tool_actor(
                 name,
-                functools.partial(build_tool, name, config),
-                getattr(config.tools, name),
+                functools.partial(kind.build, config, SystemClock()),
+                runtimes[name],
                 config.ray.namespace,
                 config.ray.max_restarts,
             )
-            for name in available_tools(config)
+            for name, kind in kinds.items()
         }
 
     def start(self, tool_name: str, call_id: str, arguments: dict[str, Any]) -> Remote[dict[str, Any]]:
@@ -121,11 +123,13 @@ class RunSupervisor:
         configure_logging()
         self._redis = connect_redis(config.redis)
         me = ray.get_runtime_context().current_actor
+        kinds = configured_kinds(config)
         self._services = RunServices(
             config=config,
+            kinds=kinds,
             store=InvocationStore(self._redis, config.harness.evidence),
             model=build_model(config.model),
-            tools=RayToolPort(config),
+            tools=RayToolPort(config, kinds),
             agent=RayAgentPort(agents, me),
             guard=RayGuardPort(guards),
             audit=audit or _audit_store(config),

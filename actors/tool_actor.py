@@ -21,7 +21,7 @@ from ray.actor import ActorHandle
 from actors.metrics import RayToolMetrics
 from actors.names import CONTROL_SLOTS, tool_actor_name
 from config.schema import ToolRuntime
-from tools.contract import SAFE_MESSAGES, TOOL_BUSY, EvidenceTool, failure_raw
+from contract.tool import SAFE_MESSAGES, TOOL_BUSY, EvidenceTool, failure_raw
 
 CANCEL_GRACE_S = 5.0
 """After a cancel, how long the slot stays held while the tool's thread stops (e.g. KILL QUERY lands)."""

@@ -38,12 +38,12 @@ import ray
 import yaml
 from fake_llm import FakeLlmProcess
 
+from actors.model_factory import build_model
 from config.loader import BUNDLED_DEFAULT, parse_config
 from config.schema import AppConfig
 from gateway.eval_command import GuardPool
 from harness.evaluation import CaseResult, GuardCase, bundled_dataset, evaluate_cases, load_cases, percentile
 from harness.guard_attempt import evaluate_once
-from harness.model_factory import build_model
 
 TARGET_EFFICIENCY = 0.90
 TARGET_UP_TO = 8

@@ -12,7 +12,7 @@ event (metadata) p50/p99, the Harness overhead (p50 minus the 6 injected model d
 the delays allow (C / (6 x delay)), the peak in-flight calls per tool actor against its limit, and the peak
 resident memory of the whole local cluster (every Ray process + the gateway, RSS sampled every 0.5 s).
 
-In the same run, per (delay, C): the same Harness code in-process (``harness.local``: no Ray, no HTTP, the same
+In the same run, per (delay, C): the same Harness code in-process (``actors.local``: no Ray, no HTTP, the same
 fake endpoint, Redis and SQLite audit), and at zero delay a LangGraph ReAct agent playing the same script
 (``bench/langgraph_peer.py``; needs the optional ``bench`` extra, skipped with a message without it).
 
@@ -51,6 +51,8 @@ import ray
 import yaml
 from fake_llm import MODEL_CALLS_PER_RUN, FakeLlmProcess
 
+from actors.local import local_services
+from actors.model_factory import build_model
 from actors.names import tool_actor_name
 from config.loader import BUNDLED_DEFAULT, parse_config
 from config.schema import AppConfig
@@ -58,9 +60,7 @@ from gateway.sse_client import Event, chat_events
 from harness.audit_store import SqlAuditStore
 from harness.events import RunEvent
 from harness.invocation_store import InvocationStore
-from harness.local import local_services
 from harness.logs import configure_logging
-from harness.model_factory import build_model
 from harness.redis_client import connect_redis
 from harness.run import Run, StartRun
 from tests.services import RedisServer, free_port
@@ -436,7 +436,7 @@ async def server_level(url: str, concurrency: int, runs: int) -> Level:
 
 
 async def baseline_level(config: AppConfig, concurrency: int, runs: int) -> Level:
-    """The same runs through ``harness.local`` in this event loop: no Ray, no HTTP, same endpoint, Redis, audit."""
+    """The same runs through ``actors.local`` in this event loop: no Ray, no HTTP, same endpoint, Redis, audit."""
     audit = SqlAuditStore(config.audit)
     audit.init_schema()
     redis = connect_redis(config.redis)
@@ -526,7 +526,7 @@ def print_server(levels: list[Level]) -> None:
 
 
 def print_baseline(levels: list[Level], server: dict[tuple[float, int], Level]) -> None:
-    print("\nIn-process baseline (harness.local: same Harness code, no Ray, no HTTP, same endpoint/Redis/audit)")
+    print("\nIn-process baseline (actors.local: same Harness code, no Ray, no HTTP, same endpoint/Redis/audit)")
     print(
         f"{'delay':>6} | {'C':>4} | {'runs':>5} | {'runs/s':>7} | {'p50':>7} | {'p95':>7} | {'p99':>7} | "
         f"{'TTFE p50':>8} | {'overhead p50':>12} | {'lost':>4} | server/baseline runs/s | p50"

@@ -24,7 +24,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from config.schema import LogsBudget, MysqlBudget
-from harness.clock import isoformat
+from contract.clock import isoformat
 from tools.logs.projector import QueryLogsResultProjector
 from tools.mysql.projector import MysqlResultProjector
 

@@ -33,11 +33,11 @@ import ray
 import yaml
 from fake_llm import MODEL_CALLS_PER_RUN, FakeLlmProcess
 
+from actors.local import local_services
+from actors.model_factory import build_model
 from actors.runtime import HarnessClient
 from config.loader import BUNDLED_DEFAULT, parse_config
 from config.schema import AppConfig
-from harness.local import local_services
-from harness.model_factory import build_model
 from harness.run import Run, StartRun
 from harness.run_feed import RunFeed
 from tests.services import RedisServer
@@ -178,7 +178,7 @@ async def floor(runs: int, events: int) -> list[float]:
 
 
 async def in_process(redis_url: str, runs: int) -> float:
-    """p50 of the same runs with the same Harness code and no Ray (harness.local ports), zero model delay."""
+    """p50 of the same runs with the same Harness code and no Ray (actors.local ports), zero model delay."""
     with FakeLlmProcess(0) as fake:
         config = bench_config(redis_url, fake.base_url)
         services = local_services(config, build_model(config.model))

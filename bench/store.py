@@ -27,7 +27,8 @@ import redis.asyncio as redis
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from config.schema import EvidenceStoreSettings
-from harness.invocation_store import EvidenceStatus, InvocationStore
+from contract.vocabulary import EvidenceStatus
+from harness.invocation_store import InvocationStore
 from tests.services import RedisServer
 
 SIZES = {"1KB": 1024, "64KB": 64 * 1024, "1MB": 1024 * 1024}

@@ -37,8 +37,10 @@ FIXED_MAX_ATTEMPTS = {
 """The retry matrix of the specification (§4.2). Configuration may lower an entry, never raise it."""
 
 TTL_SAFETY_BUFFER_S = 300.0
-ToolName = Literal["lookup_knowledge", "query_logs", "query_mysql"]
-DEFAULT_CALLS_PER_TOOL: dict[ToolName, int] = {"lookup_knowledge": 4, "query_logs": 6, "query_mysql": 6}
+ToolName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]{0,63}$")]
+"""A tool's name as the model calls it and the configuration keys it."""
+DEFAULT_CALLS_PER_TOOL: dict[str, int] = {"lookup_knowledge": 4, "query_logs": 6, "query_mysql": 6, "query_metrics": 6}
+KIND_PATH = r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$"
 
 
 def _not_bool(value: Any) -> Any:
@@ -48,6 +50,7 @@ def _not_bool(value: Any) -> Any:
 
 
 PositiveInt = Annotated[int, BeforeValidator(_not_bool), Field(gt=0)]
+NonNegativeInt = Annotated[int, BeforeValidator(_not_bool), Field(ge=0)]
 PositiveSize = Annotated[ByteSize, Field(gt=0)]
 PositiveDuration = Annotated[Duration, Field(gt=0)]
 Identifier = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]
@@ -113,7 +116,10 @@ class AgentBudget(Section):
 
     max_model_calls: PositiveInt = 12
     max_tool_calls: PositiveInt = 12
-    max_tool_calls_per_tool: dict[ToolName, PositiveInt] = Field(default_factory=lambda: dict(DEFAULT_CALLS_PER_TOOL))
+    max_tool_calls_per_tool: dict[ToolName, PositiveInt] = Field(
+        default_factory=lambda: dict(DEFAULT_CALLS_PER_TOOL),
+        description="Calls per tool name; a tool not named here is bounded by max-tool-calls only.",
+    )
     max_total_tokens: PositiveInt = Field(default=64000, description="Input plus output tokens of the run.")
     max_duration: PositiveDuration = Field(
         default=duration("120s"), description="Total time of the agent's ReAct loop."
@@ -145,6 +151,12 @@ class RetryPolicySettings(Section):
     max_attempts: PositiveInt
 
 
+class RepairPolicySettings(Section):
+    """How many tool-less repair turns the agent gets after a failed EvidenceGuard check; 0 disables them."""
+
+    max_attempts: NonNegativeInt
+
+
 class RetrySettings(Section):
     """Attempts per operation. Each entry may be lowered below the fixed matrix, never raised above it."""
 
@@ -152,7 +164,7 @@ class RetrySettings(Section):
     diagnosis_agent: RetryPolicySettings = RetryPolicySettings(max_attempts=1)
     tool_call: RetryPolicySettings = RetryPolicySettings(max_attempts=1)
     semantic_guard: RetryPolicySettings = RetryPolicySettings(max_attempts=2)
-    evidence_repair: RetryPolicySettings = RetryPolicySettings(max_attempts=1)
+    evidence_repair: RepairPolicySettings = RepairPolicySettings(max_attempts=1)
 
     @model_validator(mode="after")
     def _within_matrix(self) -> RetrySettings:
@@ -200,6 +212,33 @@ class LogsBudget(Section):
 
     @model_validator(mode="after")
     def _lookback_order(self) -> LogsBudget:
+        if self.default_lookback > self.max_lookback:
+            raise PydanticCustomError("lookback_order", "default-lookback must not exceed max-lookback")
+        return self
+
+
+class MetricsBudget(Section):
+    """Bounds of every query_metrics call: its window, its step and the size of what the agent gets back."""
+
+    max_series: PositiveInt = Field(default=10, description="Series shown per call; the rest is counted only.")
+    max_sample_points: Annotated[int, BeforeValidator(_not_bool), Field(ge=2, le=100)] = Field(
+        default=8, description="Points of each series' downsampled sample (its first and last among them)."
+    )
+    max_total_chars: PositiveInt = Field(default=8000, description="The whole serialised agent_result.")
+    default_lookback: Annotated[Duration, Field(ge=60)] = Field(default=duration("30m"))
+    max_lookback: Annotated[Duration, Field(ge=60)] = Field(default=duration("24h"))
+    min_step: Annotated[Duration, Field(ge=1)] = Field(
+        default=duration("15s"), description="The smallest query step; the step is about lookback / 60."
+    )
+    query_timeout: PositiveDuration = Field(
+        default=duration("10s"), description="Sent to Prometheus as the query's timeout; the client waits 2 s more."
+    )
+    max_response_bytes: PositiveSize = Field(
+        default=size("512KB"), description="A larger Prometheus answer is refused (METRICS_RESULT_TOO_LARGE)."
+    )
+
+    @model_validator(mode="after")
+    def _lookback_order(self) -> MetricsBudget:
         if self.default_lookback > self.max_lookback:
             raise PydanticCustomError("lookback_order", "default-lookback must not exceed max-lookback")
         return self
@@ -355,6 +394,7 @@ class HarnessSettings(Section):
     evidence: EvidenceStoreSettings = EvidenceStoreSettings()
     rag: RagBudget = RagBudget()
     logs: LogsBudget = LogsBudget()
+    metrics: MetricsBudget = MetricsBudget()
     mysql: MysqlBudget = MysqlBudget()
     mysql_tools: MysqlToolSettings = MysqlToolSettings()
     system_chat: SystemChatSettings = SystemChatSettings()
@@ -403,10 +443,20 @@ RayResources = dict[Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$
 
 
 class ToolRuntime(Section):
-    """How many calls of one tool run at once (across the whole cluster) and how many may wait."""
+    """One evidence tool: whether it is offered, which kind it is, and how many of its calls run at once (across
+    the whole cluster) and may wait."""
 
-    concurrency: Annotated[int, BeforeValidator(_not_bool), Field(gt=0, le=256)]
-    max_pending: Annotated[int, BeforeValidator(_not_bool), Field(ge=0, le=10000)]
+    enabled: bool = Field(default=True, description="Offer this tool to the agent (false: not offered, no actor).")
+    kind: Annotated[str, Field(pattern=KIND_PATH)] | None = Field(
+        default=None,
+        description='An operator\'s own tool: the import path of its EvidenceKind, "package.module:NAME". '
+        "The bundled tools need none.",
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict, description="An operator's tool's own settings, read by its kind's builder."
+    )
+    concurrency: Annotated[int, BeforeValidator(_not_bool), Field(gt=0, le=256)] = 2
+    max_pending: Annotated[int, BeforeValidator(_not_bool), Field(ge=0, le=10000)] = 8
     resources: RayResources = Field(
         default_factory=dict,
         description="Ray custom resources the tool's actor needs, e.g. {mysql_access: 0.01}: it is placed only on "
@@ -422,14 +472,165 @@ class LogsToolSettings(ToolRuntime):
     dataset: str | None = Field(default=None, description="Mock log dataset (JSONL); the bundled one when absent.")
 
 
+MetricName = Annotated[str, Field(pattern=r"^[A-Za-z_:][A-Za-z0-9_:]{0,199}$")]
+LabelName = Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")]
+RESERVED_LABELS = frozenset({"le", "quantile"})
+"""Labels the histogram and summary series use themselves: never a matcher or a grouping of the agent's."""
+DEFAULT_METRICS: dict[str, dict[str, Any]] = {
+    "hikaricp_connections_active": {
+        "type": "gauge",
+        "labels": ["service", "pool"],
+        "help": "Connections in use in a HikariCP pool.",
+    },
+    "hikaricp_connections_pending": {
+        "type": "gauge",
+        "labels": ["service", "pool"],
+        "help": "Threads waiting for a connection from a HikariCP pool.",
+    },
+    "hikaricp_connections_max": {
+        "type": "gauge",
+        "labels": ["service", "pool"],
+        "help": "Maximum size of a HikariCP pool.",
+    },
+    "http_server_requests_seconds": {
+        "type": "histogram",
+        "labels": ["service", "uri", "status"],
+        "help": "Duration of the HTTP requests a service answered, by route template and status code.",
+    },
+    "payment_order_callback_total": {
+        "type": "counter",
+        "labels": ["service", "outcome"],
+        "help": "payment-service callbacks to order-service, by outcome (SUCCESS, ERR_TIMEOUT).",
+    },
+    "mysql_innodb_row_lock_waits_total": {
+        "type": "counter",
+        "labels": ["service"],
+        "help": "InnoDB row lock waits of a database (service: the database, e.g. order_db).",
+    },
+}
+"""The demo's allowlist: the metrics of the bundled dataset (``tools/metrics/data/mock_metrics.yaml``)."""
+
+
+class MetricDefinition(Section):
+    """One metric the agent may query: its type decides the aggregations, its labels the matchers and groupings."""
+
+    type: Literal["counter", "gauge", "histogram"]
+    labels: Annotated[list[LabelName], Field(max_length=16)] = Field(
+        default_factory=list, description="Labels the agent may match on and group by; no other label is allowed."
+    )
+    help: Annotated[str, Field(max_length=200, pattern=r"^[^\r\n]*$")] = Field(
+        default="", description="One line shown to the agent in the tool description."
+    )
+
+    @field_validator("labels")
+    @classmethod
+    def _plain_labels(cls, labels: list[str]) -> list[str]:
+        if len(set(labels)) != len(labels):
+            raise PydanticCustomError("metric_labels", "labels must not repeat")
+        if any(label.startswith("__") or label in RESERVED_LABELS for label in labels):
+            raise PydanticCustomError("metric_labels", "labels must not be __name__-like, le or quantile")
+        return labels
+
+
+class MetricsToolSettings(ToolRuntime):
+    """``query_metrics``: the bundled demo metrics when ``url`` is absent, a Prometheus HTTP API when present.
+
+    Credentials are ``${ENV}`` references, never in the URL: ``username`` and ``password`` (basic auth) or
+    ``bearer-token``.
+    """
+
+    url: str | None = Field(
+        default=None,
+        description="Prometheus base URL (http or https; no credentials, query or fragment), e.g. "
+        "https://prometheus.internal:9090; the bundled demo metrics (labelled MOCK) when absent.",
+    )
+    name: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")] = Field(
+        default="prometheus", description="The source's name as references show it."
+    )
+    username: Secret | None = Field(default=None, description="Basic auth user, an ${ENV_VAR} reference.")
+    password: Secret | None = Field(default=None, description="Basic auth password, an ${ENV_VAR} reference.")
+    bearer_token: Secret | None = Field(default=None, description="An ${ENV_VAR} reference; instead of basic auth.")
+    scrape_interval: Annotated[Duration, Field(ge=1)] = Field(
+        default=duration("15s"), description="How often the metrics are scraped; a rate window is at least 4 × this."
+    )
+    dataset: str | None = Field(
+        default=None, description="Demo metrics definition (YAML) used without url; the bundled one when absent."
+    )
+    metrics: Annotated[dict[MetricName, MetricDefinition], Field(min_length=1)] = Field(
+        default_factory=lambda: {name: MetricDefinition.model_validate(spec) for name, spec in DEFAULT_METRICS.items()},
+        description="The only metrics the agent may query, by name; the bundled demo's when absent.",
+    )
+
+    @field_validator("url")
+    @classmethod
+    def _plain_http_url(cls, value: str | None) -> str | None:
+        # Messages never echo the URL: it may carry a credential.
+        if value is None:
+            return None
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018  (raises on a malformed port)
+        except ValueError:
+            raise PydanticCustomError("metrics_url", "url is not a valid URL") from None
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise PydanticCustomError("metrics_url", "url must be an http:// or https:// URL with a host")
+        if parts.username is not None or parts.password is not None:
+            raise PydanticCustomError(
+                "metrics_url", "url must not carry credentials; use username and password or bearer-token: ${ENV_VAR}"
+            )
+        if parts.query or parts.fragment:
+            raise PydanticCustomError("metrics_url", "url must not carry a query or a fragment")
+        return value
+
+    @model_validator(mode="after")
+    def _credentials_consistent(self) -> MetricsToolSettings:
+        basic = (self.username, self.password)
+        if any(secret is not None for secret in basic) and None in basic:
+            raise PydanticCustomError("metrics_auth", "basic auth needs both username and password")
+        if self.bearer_token is not None and self.username is not None:
+            raise PydanticCustomError("metrics_auth", "use either username and password or bearer-token, not both")
+        secrets = [secret for secret in (*basic, self.bearer_token) if secret is not None]
+        if secrets and self.url is None:
+            raise PydanticCustomError("metrics_auth", "credentials need url (the demo metrics take none)")
+        if any(not secret.reveal() for secret in secrets):
+            raise PydanticCustomError("metrics_auth", "a credential is empty: its environment variable is set to ''")
+        if self.url is not None and self.dataset is not None:
+            raise PydanticCustomError("metrics_dataset", "dataset is for the demo metrics; it takes no url")
+        return self
+
+
 class ToolsSettings(Section):
-    """Per-tool runtime settings, keyed by tool name."""
+    """Per-tool settings, keyed by tool name: the bundled tools below, and any other name for an operator's own
+    tool (``kind`` required)."""
+
+    model_config = ConfigDict(**{**Section.model_config, "extra": "allow"})
 
     lookup_knowledge: KnowledgeToolSettings = Field(
         default=KnowledgeToolSettings(concurrency=4, max_pending=16), alias="lookup_knowledge"
     )
     query_logs: LogsToolSettings = Field(default=LogsToolSettings(concurrency=4, max_pending=16), alias="query_logs")
+    query_metrics: MetricsToolSettings = Field(
+        default=MetricsToolSettings(concurrency=4, max_pending=16), alias="query_metrics"
+    )
     query_mysql: ToolRuntime = Field(default=ToolRuntime(concurrency=2, max_pending=8), alias="query_mysql")
+
+    @model_validator(mode="after")
+    def _operator_tools(self) -> ToolsSettings:
+        extra = self.__pydantic_extra__ or {}
+        for name, value in list(extra.items()):
+            if not re.fullmatch(r"[a-z][a-z0-9_]{0,63}", name):
+                raise PydanticCustomError("tool_name", "{name} is not a tool name ([a-z][a-z0-9_]*)", {"name": name})
+            runtime = value if isinstance(value, ToolRuntime) else ToolRuntime.model_validate(value)
+            if runtime.kind is None:
+                message = "tool {name} needs kind: an EvidenceKind's import path, package.module:NAME"
+                raise PydanticCustomError("tool_kind", message, {"name": name})
+            extra[name] = runtime
+        return self
+
+    def entries(self) -> dict[str, ToolRuntime]:
+        """Every configured tool by name, bundled first."""
+        bundled = {name: getattr(self, name) for name in type(self).model_fields}
+        return {**bundled, **(self.__pydantic_extra__ or {})}
 
 
 class ModelSettings(Section):

@@ -112,8 +112,8 @@ def run_eval(
     from ray.exceptions import RayError
     from rich.console import Console
 
+    from actors.model_factory import model_label
     from harness.evaluation import build_report, write_report
-    from harness.model_factory import model_label
 
     console = console or Console()
     try:

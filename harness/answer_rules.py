@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from contract.secrets import secret_kinds
 from harness.claim_check import ClaimPolicy
 from harness.intents import KnowledgeAnswer, checked_references
 from harness.value_grounding import evidence_of, ungrounded
-from tools.secrets import secret_kinds
 
 MIN_PLAN_STEPS = 3
 MAX_PLAN_STEPS = 5

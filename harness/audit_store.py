@@ -60,10 +60,10 @@ from sqlalchemy.pool import StaticPool
 from sqlalchemy.schema import CreateIndex, CreateTable, ExecutableDDLElement
 
 from config.schema import AuditSettings
+from contract.clock import Clock, SystemClock
+from contract.secrets import redact
 from harness.agent import PreviousTurn
 from harness.audit import ModelStep, RunFinished, RunStarted, ToolInvocation
-from harness.clock import Clock, SystemClock
-from tools.secrets import redact
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from config.schema import AgentBudget
-from harness.clock import Clock
+from contract.clock import Clock
 from harness.errors import BudgetExhausted
 
 MODEL_CALLS = "MODEL_CALLS"

@@ -7,7 +7,7 @@ The EvidenceGuard proves that a draft cites real calls of its run; these rules p
 - every fact token of an analysis item occurs in the evidence that item cites (or in the user's question), and
   the conclusion uses only tokens of the analyses it is based on (UNGROUNDED_VALUE,
   :mod:`harness.value_grounding`); actions and recommendations are proposals, not claims, and are not grounded;
-- no user-visible text holds a secret (SECRET_IN_TEXT, :mod:`tools.secrets`);
+- no user-visible text holds a secret (SECRET_IN_TEXT, :mod:`contract.secrets`);
 - an action or recommendation with a side effect waits for a human (UNCONFIRMED_ACTION): the Harness's
   configured patterns decide, not the model (§10.2).
 
@@ -27,11 +27,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from config.schema import HarnessSettings
+from contract.secrets import redact, secret_kinds
 from harness.draft import AnalysisItem, Draft
 from harness.draft_failures import EvidenceFailure
 from harness.draft_failures import EvidenceFailureCode as Code
 from harness.value_grounding import Evidence, evidence_of, ungrounded
-from tools.secrets import redact, secret_kinds
 
 _CLAUSE_START = re.compile(r"[，。；！？、,;!?\n]|\.\s")
 _ASKED = re.compile(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from contract.clock import Clock
 from harness.budget import DEADLINE
-from harness.clock import Clock
 from harness.errors import BudgetExhausted
 
 

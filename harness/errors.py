@@ -1,4 +1,5 @@
-"""One root error with specific subclasses that carry a stable ``code``.
+"""The Harness's errors: subclasses of the project's one root (:class:`contract.vocabulary.HarnessError`) that
+carry a stable ``code``.
 
 User-visible text is chosen from the code, never from an exception message; messages here are for
 operators and never contain tool payloads, prompts or credentials.
@@ -6,15 +7,7 @@ operators and never contain tool payloads, prompts or credentials.
 
 from __future__ import annotations
 
-
-class HarnessError(Exception):
-    code = "HARNESS_ERROR"
-
-    def __init__(self, message: str = "") -> None:
-        super().__init__(message or self.code)
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}(code={self.code!r}, {self.args[0]!r})"
+from contract.vocabulary import HarnessError
 
 
 class BudgetExhausted(HarnessError):

@@ -15,18 +15,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
+from contract.vocabulary import EvidenceStatus
 from harness.claim_check import ClaimPolicy, check_claims
 from harness.draft import Draft, DraftRejected, parse_draft
 from harness.draft_failures import EvidenceFailure, EvidenceFailureCode
 from harness.errors import InvalidToolCallId, InvocationNotFound, UnknownRun
-from harness.invocation_store import EvidenceStatus, InvocationRecord, ToolCallStatus
-
-KNOWLEDGE_TOOL = "lookup_knowledge"
-LOGS_TOOL = "query_logs"
-MYSQL_TOOL = "query_mysql"
-EVIDENCE_TOOLS = frozenset({KNOWLEDGE_TOOL, LOGS_TOOL, MYSQL_TOOL})
+from harness.invocation_store import InvocationRecord, ToolCallStatus
+from harness.snapshot import Kinds
 
 Code = EvidenceFailureCode
 
@@ -79,13 +76,15 @@ def check_evidence(
     text: str | None,
     records: Mapping[str, InvocationRecord | None],
     *,
+    kinds: Kinds,
     query: str,
     policy: ClaimPolicy,
     run_id: str | None = None,
 ) -> EvidenceCheck:
     """Every §4.3 rule and every claim rule (:mod:`harness.claim_check`) on ``text``; ``records`` come from
-    :func:`fetch_cited` (a missing key counts as unknown). ``query`` is the user's question (its tokens are
-    grounded). ``run_id``, when given, is checked against each record as a second line of defence.
+    :func:`fetch_cited` (a missing key counts as unknown); ``kinds`` are the run's evidence kinds, which read each
+    result. ``query`` is the user's question (its tokens are grounded). ``run_id``, when given, is checked against
+    each record as a second line of defence.
     """
     try:
         draft = parse_draft(text)
@@ -110,7 +109,7 @@ def check_evidence(
             )
             failed_items.add(item.analysis_id)
         for call in dict.fromkeys(item.tool_call_ids):
-            failure = _citation_failure(item.analysis_id, item.kind, call, records.get(call), run_id)
+            failure = _citation_failure(item.analysis_id, item.kind, call, records.get(call), run_id, kinds)
             if failure is not None:
                 failures.append(failure)
                 broken.add(call)
@@ -137,14 +136,15 @@ def failure_texts(check: EvidenceCheck) -> list[str]:
 
 
 def _citation_failure(
-    analysis_id: str, kind: str, call: str, record: InvocationRecord | None, run_id: str | None
+    analysis_id: str, kind: str, call: str, record: InvocationRecord | None, run_id: str | None, kinds: Kinds
 ) -> EvidenceFailure | None:
     where = f"analysis {analysis_id} cites tool_call_id {call}"
+    evidence_kind = kinds.get(record.tool_name) if record is not None else None
     if (
         record is None
+        or evidence_kind is None
         or record.tool_call_id != call
         or (run_id is not None and record.run_id != run_id)
-        or record.tool_name not in EVIDENCE_TOOLS
     ):
         return EvidenceFailure(Code.UNKNOWN_TOOL_CALL, f"{where}, which is not an evidence tool call of this run")
     if record.status is ToolCallStatus.PROJECTING:
@@ -157,35 +157,21 @@ def _citation_failure(
         return EvidenceFailure(Code.TOOL_CALL_FAILED, f"{where}, which failed and cannot be cited")
     if not isinstance(record.agent_result, dict):
         return EvidenceFailure(Code.MISSING_AGENT_RESULT, f"{where}, which has no agent_result")
+    result = evidence_kind.read(record.agent_result)
     if record.evidence_status is EvidenceStatus.NO_EVIDENCE:
         if kind != "NEGATIVE_OBSERVATION":
             return EvidenceFailure(
                 Code.NORMAL_CITES_NO_EVIDENCE,
                 f"{where}, which found no evidence; only a NEGATIVE_OBSERVATION may cite it",
             )
-        if not has_negative_scope(record.tool_name, record.agent_result):
+        if result is None or not evidence_kind.scope(result).complete:
             return EvidenceFailure(
                 Code.NEGATIVE_OBSERVATION_WITHOUT_SCOPE,
                 f"{where}, whose result does not state the query, range and zero matches",
             )
+    if result is None:
+        return EvidenceFailure(Code.MISSING_AGENT_RESULT, f"{where}, whose agent_result is not one of its tool")
     return None
-
-
-def has_negative_scope(tool_name: str, agent_result: Mapping[str, Any]) -> bool:
-    """Whether a NO_EVIDENCE agent_result keeps its query conditions, range and zero-match count (§4.3)."""
-    if tool_name == LOGS_TOOL:
-        scope = agent_result.get("scope")
-        return (
-            isinstance(scope, dict)
-            and all(_text(scope.get(name)) for name in ("topic", "query", "start_time", "end_time"))
-            and _zero(agent_result.get("match_count"))
-        )
-    if tool_name == MYSQL_TOOL:
-        scope = agent_result.get("scope")
-        return isinstance(scope, dict) and _text(scope.get("sql")) and _zero(agent_result.get("returned_count"))
-    if tool_name == KNOWLEDGE_TOOL:
-        return _text(agent_result.get("query")) and _zero(agent_result.get("returned_count"))
-    return False
 
 
 def reference_failures(draft: Draft) -> list[EvidenceFailure]:
@@ -208,11 +194,3 @@ def reference_failures(draft: Draft) -> list[EvidenceFailure]:
     for index, recommendation in enumerate(draft.recommendations):
         check(f"recommendations[{index}]", recommendation.based_on_analysis_ids, Code.RECOMMENDATION_WITHOUT_ANALYSIS)
     return failures
-
-
-def _text(value: Any) -> bool:
-    return isinstance(value, str) and bool(value.strip())
-
-
-def _zero(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value == 0

@@ -1,4 +1,4 @@
-"""Awaiting under a run's limits, and the terminal state each way a run can end.
+"""Awaiting under a run's limits.
 
 ``bounded`` is the one way the Harness awaits work of a run: it returns the result, or stops the work when
 the run is cancelled or its deadline passes. Stopping cancels the local task *and* calls ``on_abort`` so
@@ -17,7 +17,6 @@ from harness.deadline import Deadline
 from harness.errors import BudgetExhausted, OperationFailed, RunCancelled
 from harness.retry import FailureKind
 from harness.run_context import RunContext
-from harness.run_state import RunStatus
 
 T = TypeVar("T")
 
@@ -75,52 +74,6 @@ def ensure_open(ctx: RunContext, deadline: Deadline | None = None) -> None:
     ctx.cancellation.raise_if_cancelled()
     if (deadline or ctx.deadline).expired:
         raise _deadline_passed(ctx)
-
-
-async def guarded_model_call(
-    ctx: RunContext,
-    call: Callable[[], Awaitable[T]],
-    tokens_of: Callable[[T], tuple[int, int]],
-    *,
-    deadline: Deadline | None = None,
-    on_abort: Callable[[], None] | None = None,
-) -> T:
-    """The model boundary: deadline, cancellation and budget before the call; tokens recorded after it."""
-    ensure_open(ctx, deadline)
-    ctx.budget.charge_model_call()
-    reply = await bounded(ctx, call(), deadline=deadline, on_abort=on_abort)
-    ctx.budget.record_tokens(*tokens_of(reply))
-    return reply
-
-
-async def guarded_tool_call(
-    ctx: RunContext,
-    tool_name: str,
-    call: Callable[[], Awaitable[T]],
-    *,
-    deadline: Deadline | None = None,
-    on_abort: Callable[[], None] | None = None,
-) -> T:
-    """The budget part of the tool boundary: a call is charged before it starts, and bounded while it runs."""
-    ensure_open(ctx, deadline)
-    ctx.budget.charge_tool_call(tool_name)
-    return await bounded(ctx, call(), deadline=deadline, on_abort=on_abort)
-
-
-def terminal_status(error: BaseException | None, released_fallback: bool = False) -> RunStatus:
-    """The one terminal state for how a run ended.
-
-    Budget exhaustion and the deadline end in the fixed safe fallback (FALLBACK); cancellation is CANCELLED;
-    any other error is FAILED; a run that released its answer is SUCCESS, or FALLBACK when that was the
-    fixed fallback.
-    """
-    if error is None:
-        return RunStatus.FALLBACK if released_fallback else RunStatus.SUCCESS
-    if isinstance(error, RunCancelled | asyncio.CancelledError):
-        return RunStatus.CANCELLED
-    if isinstance(error, BudgetExhausted):
-        return RunStatus.FALLBACK
-    return RunStatus.FAILED
 
 
 def _resolve(future: asyncio.Future[str], reason: str) -> None:

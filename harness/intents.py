@@ -2,7 +2,7 @@
 
 The router sees exactly ``{query, last_intent, last_user_query}`` and must answer one of three fixed values;
 anything else is an invalid output (retried once by the Harness, never defaulted to DIAGNOSIS). The knowledge
-path makes one ``lookup_knowledge`` call with the raw query and releases an answer only with references the
+path makes one lookup of the knowledge kind with the raw query and releases an answer only with references the
 Harness could check against that call's evidence.
 """
 

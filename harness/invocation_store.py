@@ -23,7 +23,8 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from config.schema import EvidenceStoreSettings
-from harness.clock import Clock, SystemClock, isoformat
+from contract.clock import Clock, SystemClock, isoformat
+from contract.vocabulary import EvidenceStatus
 from harness.errors import (
     DuplicateToolCallId,
     InvalidArgument,
@@ -47,12 +48,6 @@ METADATA_BYTES = 512
 class ToolCallStatus(StrEnum):
     PROJECTING = "PROJECTING"
     READY = "READY"
-    ERROR = "ERROR"
-
-
-class EvidenceStatus(StrEnum):
-    EVIDENCE_FOUND = "EVIDENCE_FOUND"
-    NO_EVIDENCE = "NO_EVIDENCE"
     ERROR = "ERROR"
 
 

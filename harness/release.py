@@ -8,16 +8,14 @@ tool_call_id leaves. The Fallback is a fixed template: no draft text, no guard r
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
+from contract.secrets import secret_kinds
 from harness.draft import Draft
-from harness.evidence_guard import KNOWLEDGE_TOOL, LOGS_TOOL
-from harness.invocation_store import EvidenceStatus, InvocationRecord
-from harness.snapshot import knowledge_documents, log_events, log_patterns, source_of
-from tools.secrets import secret_kinds
+from harness.invocation_store import InvocationRecord
+from harness.snapshot import Kinds, cited_evidence, source_of
 
 FALLBACK_MESSAGE = "当前证据不足，无法确认根因"
 FALLBACK_NEXT_STEPS = (
@@ -43,7 +41,7 @@ FALLBACK_LIMITATIONS: Mapping[FallbackType, tuple[str, ...]] = {
 }
 
 
-def report_payload(draft: Draft, verified: Mapping[str, InvocationRecord]) -> dict[str, Any]:
+def report_payload(draft: Draft, verified: Mapping[str, InvocationRecord], kinds: Kinds) -> dict[str, Any]:
     """The DIAGNOSIS_REPORT content: conclusion, analysis, action_plan, recommendations, limitations, references.
 
     Raises ValueError when the draft cites a call that is not in ``verified``: release only a checked draft.
@@ -75,47 +73,19 @@ def report_payload(draft: Draft, verified: Mapping[str, InvocationRecord]) -> di
             for action in draft.action_plan
         ],
         "recommendations": [
-            {"text": item.text, "based_on_analysis_ids": list(item.based_on_analysis_ids)}
+            {
+                "text": item.text,
+                "based_on_analysis_ids": list(item.based_on_analysis_ids),
+                "requires_human_confirmation": item.requires_human_confirmation,
+            }
             for item in draft.recommendations
         ],
         "limitations": {"scope": draft.limitations.scope, "missing_info": list(draft.limitations.missing_info)},
-        "references": [{"ref": label, **reference(verified[call])} for call, label in labels.items()],
+        "references": [
+            {"ref": label, **source_of(verified[call], kinds), "evidence": cited_evidence(verified[call], kinds)}
+            for call, label in labels.items()
+        ],
     }
-
-
-def reference(record: InvocationRecord) -> dict[str, Any]:
-    """``source_type, source, scope`` and the exact evidence of one verified call."""
-    return {**source_of(record), "evidence": _evidence(record)}
-
-
-def _evidence(record: InvocationRecord) -> list[dict[str, Any]]:
-    result = record.agent_result or {}
-    found = record.evidence_status is EvidenceStatus.EVIDENCE_FOUND
-    if record.tool_name == KNOWLEDGE_TOOL:
-        return knowledge_documents(result) if found else [{"returned_count": 0}]
-    if record.tool_name == LOGS_TOOL:
-        if not found:
-            return [{"match_count": 0}]
-        patterns = [
-            {
-                "level": item["level"],
-                "service": item["service"],
-                "excerpt": item["pattern"],
-                "count": item["count"],
-                "first_seen": item["first_seen"],
-                "last_seen": item["last_seen"],
-            }
-            for item in log_patterns(result)
-        ]
-        return patterns + log_events(result)
-    columns = result.get("columns")
-    rows = result.get("rows")
-    return [
-        {
-            "columns": copy.deepcopy(columns) if isinstance(columns, list) else [],
-            "rows": copy.deepcopy(rows) if isinstance(rows, list) else [],
-        }
-    ]
 
 
 KNOWLEDGE_FALLBACK_MESSAGE = "知识库回答未能通过证据校验，本次不提供回答"

@@ -14,8 +14,8 @@ from enum import StrEnum
 from typing import TypeVar
 
 from config.schema import FIXED_MAX_ATTEMPTS, RetrySettings
+from contract.clock import Clock
 from harness.cancellation import CancellationToken
-from harness.clock import Clock
 from harness.deadline import Deadline
 from harness.errors import OperationFailed, RetriesExhausted
 
@@ -48,12 +48,15 @@ class HarnessRetryPolicies:
     tool_call: RetryPolicy
     semantic_guard: RetryPolicy
     evidence_repair: RetryPolicy
+    """Not a retry of the same operation: its ``max_attempts`` is the number of tool-less repair turns the
+    Harness grants after a failed EvidenceGuard check (0 or 1)."""
 
     @classmethod
     def from_settings(cls, settings: RetrySettings) -> HarnessRetryPolicies:
         def policy(name: str, retryable: frozenset[FailureKind]) -> RetryPolicy:
             attempts = getattr(settings, name).max_attempts
-            if not 1 <= attempts <= FIXED_MAX_ATTEMPTS[name]:
+            floor = 0 if name == "evidence_repair" else 1
+            if not floor <= attempts <= FIXED_MAX_ATTEMPTS[name]:
                 raise ValueError(f"{name}: max_attempts {attempts} is outside the fixed retry matrix")
             return RetryPolicy(attempts, retryable)
 

@@ -18,12 +18,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from config.schema import AppConfig
+from contract.clock import Clock
+from contract.kind import EvidenceKind
 from harness import events
 from harness.agent import AgentTask, PreviousTurn
 from harness.answer_rules import KnowledgeRelease, check_knowledge_answer, plan_steps, system_answer_problem
 from harness.audit import AuditSink, ModelStep, RunFinished, RunStarted, ToolInvocation
 from harness.claim_check import ClaimPolicy
-from harness.clock import Clock
 from harness.errors import BudgetExhausted, OperationFailed, RetriesExhausted, RunCancelled, StoreUnavailable
 from harness.evidence_guard import EvidenceCheck, check_evidence, cited_tool_call_ids, failure_texts, fetch_cited
 from harness.execution import bounded, ensure_open
@@ -46,9 +47,8 @@ from harness.release import FallbackType, fallback_payload, knowledge_fallback_p
 from harness.run_context import RunContext
 from harness.run_state import RunStatus
 from harness.semantic_guard import GuardRequest, GuardVerdict
-from harness.snapshot import build_snapshot, snapshot_bytes, verified_sources
+from harness.snapshot import Kinds, build_snapshot, snapshot_bytes, source_documents, verified_sources
 from harness.tool_boundary import OfferedTool, ToolBoundary
-from tools.registry import available_tools, tool_projector, tool_spec
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,9 @@ class StartRun(BaseModel):
 @dataclass
 class RunServices:
     config: AppConfig
+    kinds: Kinds
+    """The evidence kinds this configuration offers, by tool name (``tools.registry.configured_kinds``): the
+    Harness asks them about results and never names a tool itself."""
     store: InvocationStore
     model: ChatModel
     tools: ToolPort
@@ -78,18 +81,20 @@ class RunServices:
     metrics: RunMetrics = field(default_factory=NoMetrics)
     """Where the run's application metrics go (``actors.metrics.RayRunMetrics`` on Ray)."""
     offered: dict[str, OfferedTool] = field(init=False)
-    """The tools every run offers (spec and projector), built once from the configuration."""
+    """The tools every run offers (spec and projector), built once from the kinds."""
     openai_tools: tuple[dict[str, Any], ...] = field(init=False)
     policy: ClaimPolicy = field(init=False)
     """The claim rules' configured vocabulary (non-fact words, side-effect patterns, assertion markers)."""
+    knowledge: EvidenceKind | None = field(init=False)
+    """The kind a KNOWLEDGE_QUERY is answered from (§4.5), if the configuration offers one."""
 
     def __post_init__(self) -> None:
         self.policy = ClaimPolicy.from_settings(self.config.harness)
-        names = available_tools(self.config)
         self.offered = {
-            name: OfferedTool(tool_spec(name, self.config), tool_projector(name, self.config)) for name in names
+            name: OfferedTool(kind.spec(self.config), kind.projector(self.config)) for name, kind in self.kinds.items()
         }
         self.openai_tools = tuple(tool.spec.openai_tool() for tool in self.offered.values())
+        self.knowledge = next((kind for kind in self.kinds.values() if kind.answers_knowledge_queries), None)
 
 
 @dataclass
@@ -222,10 +227,14 @@ class Run:
         return _Outcome(RunStatus.SUCCESS)
 
     async def _knowledge(self) -> _Outcome:
+        kind = self._services.knowledge
+        if kind is None:
+            self._emit_final(events.failure("KNOWLEDGE_UNAVAILABLE"), "FAILED")
+            return _Outcome(RunStatus.FAILED, fallback_reason="KNOWLEDGE_NOT_CONFIGURED")
         self._emit(events.status("KNOWLEDGE_SEARCHING"))
-        offered = self._offered["lookup_knowledge"]
+        offered = self._offered[kind.name]
         result = await self._tool_boundary.execute(
-            "call_knowledge_1", "lookup_knowledge", {"query": self._start.query}, offered.projector
+            "call_knowledge_1", kind.name, {"query": self._start.query}, offered.projector
         )
         status = result.get("evidence_status")
         if status == "ERROR":
@@ -264,12 +273,19 @@ class Run:
         previous = await services.audit.previous_turn(self._start.session_id)
         task = AgentTask(run_id=self.run_id, query=self._start.query, previous_turn=previous, tools=self._openai_tools)
         agent_deadline = self.ctx.deadline.within(config.harness.agent.max_duration)
-        try:
+        policies = self.ctx.retry_policies
+
+        async def investigate(_attempt: int) -> str | None:
             remote = services.agent.investigate(task, self)
-            text = await bounded(self.ctx, remote.result, deadline=agent_deadline, on_abort=remote.cancel)
+            return await bounded(self.ctx, remote.result, deadline=agent_deadline, on_abort=remote.cancel)
+
+        try:
+            text = await self.ctx.retry_executor().run("diagnosis_agent", policies.diagnosis_agent, investigate)
             self._emit(events.status("EVIDENCE_VALIDATING"))
             check = await self._check(text)
-            if not check.ok:
+            for _ in range(policies.evidence_repair.max_attempts):
+                if check.ok:
+                    break
                 self._emit(events.status("EVIDENCE_REPAIRING"))
                 remote = services.agent.repair(self.run_id, failure_texts(check), self)
                 text = await bounded(self.ctx, remote.result, deadline=agent_deadline, on_abort=remote.cancel)
@@ -287,8 +303,9 @@ class Run:
     async def _review_and_release(self, check: EvidenceCheck) -> _Outcome:
         assert check.draft is not None
         draft, config = check.draft, self._services.config.harness.semantic_guard
-        sources = verified_sources(check.verified)
-        snapshot = build_snapshot(draft, check.verified)
+        kinds = self._services.kinds
+        sources = verified_sources(check.verified, kinds)
+        snapshot = build_snapshot(draft, check.verified, kinds)
         if snapshot_bytes(snapshot, draft.user_visible(), self._start.query) > config.max_input_bytes:
             return self._fallback("SEMANTIC_UNAVAILABLE", "GUARD_INPUT_TOO_LARGE", sources)
         try:
@@ -307,18 +324,13 @@ class Run:
             outcome = self._fallback("SEMANTIC_UNSUPPORTED", "GUARD_UNSUPPORTED", sources)
             outcome.guard = verdict
             return outcome
-        self._emit_final(events.content("DIAGNOSIS_REPORT", report_payload(draft, check.verified)), "SUCCESS")
+        self._emit_final(events.content("DIAGNOSIS_REPORT", report_payload(draft, check.verified, kinds)), "SUCCESS")
         published = PreviousTurn(
             user_query=self._start.query,
             published_conclusion=draft.conclusion.text if draft.conclusion else None,
             scope=draft.limitations.scope,
             limitations=list(draft.limitations.missing_info),
-            source_documents=[
-                {"document_id": str(item["document_id"]), "title": str(item["title"])}
-                for record in check.verified.values()
-                if record.tool_name == "lookup_knowledge" and record.agent_result
-                for item in record.agent_result.get("evidence", [])
-            ],
+            source_documents=source_documents(check.verified, kinds),
         )
         return _Outcome(RunStatus.SUCCESS, published_result=published.model_dump(), guard=verdict)
 
@@ -357,7 +369,8 @@ class Run:
             records = await fetch_cited(self._services.store, self.run_id, cited_tool_call_ids(text))
         except StoreUnavailable:
             records = {}
-        return check_evidence(text, records, query=self._start.query, policy=self._services.policy)
+        services = self._services
+        return check_evidence(text, records, kinds=services.kinds, query=self._start.query, policy=services.policy)
 
     # -- the boundaries the agent talks to ----------------------------------------------------------------
 
@@ -462,7 +475,8 @@ class Run:
             return self._model_unavailable()
         log.warning("agent ended without a draft", extra={"run_id": self.run_id, "error": type(error).__name__})
         self._emit_final(events.failure("HARNESS_ERROR"), "FAILED")
-        return _Outcome(RunStatus.FAILED, fallback_reason=f"AGENT_{type(error).__name__}")
+        cause = error.last_kind if isinstance(error, RetriesExhausted) else type(error).__name__
+        return _Outcome(RunStatus.FAILED, fallback_reason=f"AGENT_{cause}")
 
     def _model_unavailable(self) -> _Outcome:
         self._emit_final(events.failure("MODEL_UNAVAILABLE"), "FAILED")

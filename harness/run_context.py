@@ -6,9 +6,9 @@ import uuid
 from dataclasses import dataclass, field
 
 from config.schema import HarnessSettings
+from contract.clock import Clock, SystemClock
 from harness.budget import BudgetLedger, BudgetLimits
 from harness.cancellation import CancellationToken
-from harness.clock import Clock, SystemClock
 from harness.deadline import Deadline
 from harness.ids import is_run_id
 from harness.retry import AttemptLog, HarnessRetryExecutor, HarnessRetryPolicies

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 
 from config.schema import AppConfig
 from config.units import format_bytes, format_duration
+from contract.clock import SystemClock
+from contract.vocabulary import EvidenceStatus
 from harness.budget import BudgetLedger, BudgetLimits
-from harness.clock import SystemClock
 from harness.errors import BudgetExhausted, DuplicateToolCallId, HarnessError, InvalidTransition
-from harness.invocation_store import EvidenceStatus, InvocationStore, ToolCallStatus
+from harness.invocation_store import InvocationStore, ToolCallStatus
 from harness.redis_client import connect_redis
 from harness.retry import HarnessRetryPolicies
 from harness.run_state import RunLifecycle, RunStatus

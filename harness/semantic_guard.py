@@ -19,7 +19,7 @@ from harness.invocation_store import InvocationRecord
 from harness.json_reader import MODEL_OUTPUT, JsonRejected, read_json
 from harness.model import ChatMessage
 from harness.retry import FailureKind
-from harness.snapshot import build_snapshot, guard_input_json
+from harness.snapshot import Kinds, build_snapshot, guard_input_json
 
 PROMPT_VERSION = "semantic-guard-v1"
 FORBIDDEN_KEYS = frozenset({"tool_call_id", "tool_call_ids", "raw_response"})
@@ -60,9 +60,10 @@ class GuardVerdict(BaseModel):
     reason: str = Field(min_length=1, max_length=MAX_REASON_CHARS)
 
 
-def guard_request(query: str, draft: Draft, verified: Mapping[str, InvocationRecord]) -> GuardRequest:
+def guard_request(query: str, draft: Draft, verified: Mapping[str, InvocationRecord], kinds: Kinds) -> GuardRequest:
     """The guard input of a draft that passed the EvidenceGuard with ``verified`` records."""
-    return GuardRequest(query=query, draft=draft.user_visible(), verified_evidence=build_snapshot(draft, verified))
+    snapshot = build_snapshot(draft, verified, kinds)
+    return GuardRequest(query=query, draft=draft.user_visible(), verified_evidence=snapshot)
 
 
 def guard_messages(request: GuardRequest) -> tuple[ChatMessage, ...]:

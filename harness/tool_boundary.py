@@ -21,24 +21,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from harness.audit import ToolInvocation
-from harness.errors import (
-    BudgetExhausted,
-    InvocationStoreError,
-    OperationFailed,
-    PayloadNotSerializable,
-    ResultTooLarge,
-    RunCancelled,
-    RunCapacityExceeded,
-)
-from harness.execution import bounded, ensure_open
-from harness.ids import is_tool_call_id
-from harness.invocation_store import EvidenceStatus, InvocationStore
-from harness.json_reader import TOOL_ARGUMENTS, JsonRejected, read_json
-from harness.model import ToolCall
-from harness.ports import ToolPort
-from harness.run_context import RunContext
-from tools.contract import (
+from contract.secrets import redact
+from contract.tool import (
     INVALID_ARGUMENTS,
     PROJECTION_FAILED,
     RAW_RESULT_TOO_LARGE,
@@ -52,7 +36,24 @@ from tools.contract import (
     clip,
     error_envelope,
 )
-from tools.secrets import redact
+from contract.vocabulary import EvidenceStatus
+from harness.audit import ToolInvocation
+from harness.errors import (
+    BudgetExhausted,
+    InvocationStoreError,
+    PayloadNotSerializable,
+    ResultTooLarge,
+    RetriesExhausted,
+    RunCancelled,
+    RunCapacityExceeded,
+)
+from harness.execution import bounded, ensure_open
+from harness.ids import is_tool_call_id
+from harness.invocation_store import InvocationStore
+from harness.json_reader import TOOL_ARGUMENTS, JsonRejected, read_json
+from harness.model import ToolCall
+from harness.ports import ToolPort
+from harness.run_context import RunContext
 
 log = logging.getLogger(__name__)
 
@@ -140,9 +141,13 @@ class ToolBoundary:
         started = time.monotonic() if started is None else started
         started_at = self._ctx.clock.now() if started_at is None else started_at
         self._on_event("TOOL_RUNNING", {"tool": tool_name})
-        remote = self._tools.start(tool_name, f"{self._ctx.run_id}:{tool_call_id}", arguments)
+
+        async def invoke(_attempt: int) -> Any:
+            remote = self._tools.start(tool_name, f"{self._ctx.run_id}:{tool_call_id}", arguments)
+            return await bounded(self._ctx, remote.result, on_abort=remote.cancel)
+
         try:
-            raw = await bounded(self._ctx, remote.result, on_abort=remote.cancel)
+            raw = await self._ctx.retry_executor().run("tool_call", self._ctx.retry_policies.tool_call, invoke)
         except (RunCancelled, asyncio.CancelledError):
             await asyncio.shield(
                 self._record_failure(tool_call_id, tool_name, arguments, TOOL_CANCELLED, started, started_at)
@@ -151,7 +156,7 @@ class ToolBoundary:
         except BudgetExhausted:
             await self._record_failure(tool_call_id, tool_name, arguments, TOOL_TIMEOUT, started, started_at)
             raise
-        except OperationFailed:
+        except RetriesExhausted:
             return await self._fail(
                 tool_call_id, tool_name, arguments, TOOL_TIMEOUT, MESSAGES[TOOL_TIMEOUT], started, started_at
             )

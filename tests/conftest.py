@@ -1,9 +1,10 @@
 """Shared pytest fixtures.
 
-Services: ``redis_server`` and ``mariadb_server`` are private servers from ``tests/services.py``,
-started lazily (only when a test asks for them), at most once per session, on free loopback ports,
-and closed at session end. A missing binary or a server that does not start FAILS the requesting
-tests; it never skips them. ``redis_url`` gives each test an empty private Redis.
+Services: ``redis_server``, ``mariadb_server`` and ``prometheus_server`` are private servers from
+``tests/services.py``, started lazily (only when a test asks for them), at most once per session, on free
+loopback ports, and closed at session end. A missing binary or a server that does not start FAILS the
+requesting tests; it never skips them. ``redis_url`` gives each test an empty private Redis;
+``prometheus_server`` holds the bundled demo metrics ending at ``prometheus_demo_now``.
 
 Ray: ``ray_session`` starts one local Ray for the whole session (``address="local"``, never an existing
 cluster), its metrics exported as Prometheus text at ``ray_metrics_url``. Any other test that calls
@@ -15,16 +16,20 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 import ray
 
 from tests.mysql_fixtures import order_db  # noqa: F401  (a fixture: the demo order_db on the private MariaDB)
-from tests.services import MariaDBServer, RedisServer, ServiceUnavailable, free_port
+from tests.services import MariaDBServer, PrometheusServer, RedisServer, ServiceUnavailable, free_port
+
+PROMETHEUS_DEMO_HISTORY_S = 2 * 3600
+"""How much of the demo metrics the private Prometheus holds, back from ``prometheus_demo_now``."""
 
 
-def _start(server: RedisServer | MariaDBServer) -> None:
+def _start(server: RedisServer | MariaDBServer | PrometheusServer) -> None:
     """Start ``server`` (no-op if running); if it cannot start, fail the test, never skip it."""
     try:
         server.start()
@@ -46,6 +51,22 @@ def redis_server() -> Iterator[RedisServer]:
 @pytest.fixture(scope="session")
 def mariadb_server() -> Iterator[MariaDBServer]:
     server = MariaDBServer()
+    _start(server)
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="session")
+def prometheus_demo_now() -> datetime:
+    """Where the private Prometheus's demo series end: a whole second, so its samples fall on query steps."""
+    return datetime.now(UTC).replace(microsecond=0) - timedelta(seconds=1)
+
+
+@pytest.fixture(scope="session")
+def prometheus_server(prometheus_demo_now: datetime) -> Iterator[PrometheusServer]:
+    from tests.tools.metrics.openmetrics import demo_openmetrics
+
+    server = PrometheusServer(demo_openmetrics(prometheus_demo_now, PROMETHEUS_DEMO_HISTORY_S))
     _start(server)
     yield server
     server.close()

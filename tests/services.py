@@ -1,11 +1,12 @@
-"""Private Redis and MariaDB servers for integration tests.
+"""Private Redis, MariaDB and Prometheus servers for integration tests.
 
 Each server is a subprocess of the test process on a free 127.0.0.1 port, with its own temporary
 directory for data, logs, socket and pid file. The machine's own services (Redis on 6379, MariaDB on
-3306 and its default socket) are never touched: MariaDB runs with ``--no-defaults`` so no
-``/etc/mysql`` file is read. ``stop()``/``start()`` keep the port and the data directory, so fault
-tests can take a server down mid-run and bring it back. Servers still open when the interpreter
-exits are closed by an ``atexit`` hook.
+3306 and its default socket, Prometheus on 9090 with ``/etc/prometheus``) are never touched: MariaDB runs
+with ``--no-defaults`` so no ``/etc/mysql`` file is read, Prometheus with its own configuration file and
+data directory. ``stop()``/``start()`` keep the port and the data directory, so fault tests can take a
+server down mid-run and bring it back. Servers still open when the interpreter exits are closed by an
+``atexit`` hook.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, ClassVar, NoReturn, Self
 
+import httpx
 import pymysql
 import redis
 from redis.backoff import NoBackoff
@@ -29,8 +31,8 @@ from redis.retry import Retry
 HOST = "127.0.0.1"
 _SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 _INSTALL_HINT = (
-    "Install the Debian packages redis-server and mariadb-server "
-    "(`apt-get install --no-install-recommends redis-server mariadb-server`); "
+    "Install the Debian packages redis-server, mariadb-server and prometheus "
+    "(`apt-get install --no-install-recommends redis-server mariadb-server prometheus`); "
     "./scripts/test does this by itself when run as root."
 )
 
@@ -335,3 +337,71 @@ class MariaDBServer(_Server):
         with self.connect(connect_timeout=1, read_timeout=5) as conn, conn.cursor() as cursor:
             cursor.execute("SELECT VERSION()")
             (self._version,) = cursor.fetchone()
+
+
+class PrometheusServer(_Server):
+    """A private Prometheus that scrapes nothing and serves the series of an OpenMetrics text, written into its
+    data directory with ``promtool tsdb create-blocks-from openmetrics`` before the first start.
+
+    Prometheus 2.42 queries such blocks next to its (empty) head block, however recent their samples: series
+    may end at the test's "now" (checked on this machine: a backfilled sample 300 s old is still found by a
+    query at "now", one 301 s old is not, as the 5-minute lookback says).
+    """
+
+    name = "prometheus"
+    package = "prometheus"
+    start_timeout = 60.0
+    stop_timeout = 30.0
+
+    def __init__(self, openmetrics: str, base_dir: Path | None = None) -> None:
+        super().__init__(base_dir)
+        self._openmetrics = openmetrics
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    @property
+    def _datadir(self) -> Path:
+        return self.dir / "data"
+
+    def _binary(self) -> str:
+        return _find_binary(("prometheus",), self.package)
+
+    def _prepare(self) -> None:
+        if self._datadir.is_dir():
+            return
+        promtool = _find_binary(("promtool",), self.package)
+        series, log = self.dir / "series.om", self.dir / "promtool.log"
+        series.write_text(self._openmetrics, encoding="utf-8")
+        (self.dir / "prometheus.yml").write_text("global:\n  scrape_interval: 15s\nscrape_configs: []\n")
+        command = [promtool, "tsdb", "create-blocks-from", "openmetrics", str(series), str(self._datadir)]
+        try:
+            with log.open("wb") as out:
+                subprocess.run(
+                    command, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                    cwd=self.dir, timeout=300, check=True,
+                )  # fmt: skip
+        except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as exc:
+            shutil.rmtree(self._datadir, ignore_errors=True)
+            raise ServiceUnavailable(
+                f"loading the series into Prometheus blocks failed: {exc}\n--- tail of {log} ---\n{_tail(log)}"
+            ) from exc
+
+    def _command(self, binary: str) -> list[str]:
+        return [
+            binary,
+            f"--config.file={self.dir / 'prometheus.yml'}",
+            f"--storage.tsdb.path={self._datadir}",
+            f"--web.listen-address={HOST}:{self.port}",
+            "--storage.tsdb.retention.time=30d",
+            "--log.level=warn",
+        ]
+
+    def _probe(self) -> None:
+        try:
+            response = httpx.get(f"{self.url}/-/ready", timeout=1, trust_env=False)
+        except httpx.HTTPError as exc:
+            raise OSError(f"not answering: {exc!r}") from exc
+        if response.status_code != 200:
+            raise OSError(f"not ready: HTTP {response.status_code}")

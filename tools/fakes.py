@@ -6,8 +6,8 @@ import threading
 import time
 from typing import Any
 
-from harness.invocation_store import EvidenceStatus
-from tools.contract import Projection, ToolArguments, ToolSpec
+from contract.tool import Projection, ToolArguments, ToolSpec
+from contract.vocabulary import EvidenceStatus
 
 
 class SlowEchoArguments(ToolArguments):

@@ -1,57 +1,53 @@
-"""The evidence tools by name: their specs and projectors (for the Harness) and the tools themselves (for
-the tool actors). Specs and projectors are cheap; building a tool opens its data source."""
+"""The evidence kinds a configuration offers: the bundled ones by name, and an operator's own by import path.
+
+``tools.<name>.enabled: false`` leaves a tool out; ``tools.<name>.kind: "package.module:NAME"`` names an
+``EvidenceKind`` that lives anywhere importable. A kind is offered only when its ``available(config)`` holds
+(``query_mysql`` needs a data source).
+"""
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 from config.schema import AppConfig
-from harness.clock import Clock, SystemClock
-from tools.contract import EvidenceTool, ToolResultProjector, ToolSpec
-from tools.knowledge.projector import RagResultProjector
-from tools.knowledge.spec import LOOKUP_KNOWLEDGE_SPEC
-from tools.knowledge.tool import LookupKnowledgeTool
-from tools.logs.projector import QueryLogsResultProjector
-from tools.logs.tool import QueryLogsTool, query_logs_spec
-from tools.mysql.projector import MysqlResultProjector
-from tools.mysql.tool import QueryMysqlTool, query_mysql_spec
+from contract.kind import EvidenceKind
+from contract.vocabulary import HarnessError
+from tools.knowledge.kind import KIND as KNOWLEDGE
+from tools.logs.kind import KIND as LOGS
+from tools.metrics.kind import KIND as METRICS
+from tools.mysql.kind import KIND as MYSQL
 
-TOOL_NAMES = ("lookup_knowledge", "query_logs", "query_mysql")
+BUNDLED: dict[str, EvidenceKind] = {kind.name: kind for kind in (KNOWLEDGE, LOGS, METRICS, MYSQL)}
 
 
-class UnknownTool(KeyError):
-    pass
+class KindNotFound(HarnessError):
+    """A configured tool names no EvidenceKind that can be imported (or one with another name)."""
+
+    code = "KIND_NOT_FOUND"
 
 
-def available_tools(config: AppConfig) -> tuple[str, ...]:
-    """The tools this configuration offers: query_mysql only when a data source is configured."""
-    return tuple(name for name in TOOL_NAMES if name != "query_mysql" or config.harness.mysql_tools.data_sources)
+def configured_kinds(config: AppConfig) -> dict[str, EvidenceKind]:
+    """The kinds this configuration offers, by tool name, in configuration order (bundled first)."""
+    kinds: dict[str, EvidenceKind] = {}
+    for name, runtime in config.tools.entries().items():
+        if not runtime.enabled:
+            continue
+        kind = load_kind(runtime.kind) if runtime.kind else BUNDLED[name]
+        if kind.name != name:
+            raise KindNotFound(f"tools.{name}.kind names the kind {kind.name!r}; the key must be its name")
+        if kind.available(config):
+            kinds[name] = kind
+    return kinds
 
 
-def tool_spec(name: str, config: AppConfig) -> ToolSpec:
-    if name == "lookup_knowledge":
-        return LOOKUP_KNOWLEDGE_SPEC
-    if name == "query_logs":
-        return query_logs_spec(config.harness.logs)
-    if name == "query_mysql":
-        return query_mysql_spec(config)
-    raise UnknownTool(name)
-
-
-def tool_projector(name: str, config: AppConfig) -> ToolResultProjector:
-    if name == "lookup_knowledge":
-        return RagResultProjector(config.harness.rag)
-    if name == "query_logs":
-        return QueryLogsResultProjector(config.harness.logs)
-    if name == "query_mysql":
-        return MysqlResultProjector(config.harness.mysql)
-    raise UnknownTool(name)
-
-
-def build_tool(name: str, config: AppConfig, clock: Clock | None = None) -> EvidenceTool:
-    clock = clock or SystemClock()
-    if name == "lookup_knowledge":
-        return LookupKnowledgeTool(config.tools.lookup_knowledge, config.harness.rag, clock=clock)
-    if name == "query_logs":
-        return QueryLogsTool(config.tools.query_logs, config.harness.logs, clock)
-    if name == "query_mysql":
-        return QueryMysqlTool(config)
-    raise UnknownTool(name)
+def load_kind(path: str) -> EvidenceKind:
+    """The ``EvidenceKind`` at ``package.module:NAME``."""
+    module_name, _, attribute = path.partition(":")
+    try:
+        found: Any = getattr(importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise KindNotFound(f"cannot import the evidence kind {path} ({type(exc).__name__})") from None
+    if not isinstance(found, EvidenceKind):
+        raise KindNotFound(f"{path} is not an EvidenceKind")
+    return found

@@ -161,7 +161,7 @@
     EVIDENCE_REPAIRING: "引用未通过校验，正在修正",
     SEMANTIC_VALIDATING: "正在进行语义安全校验",
   };
-  const SOURCE_TYPES = { KNOWLEDGE: "知识库", LOG: "日志", MYSQL: "MySQL" };
+  const SOURCE_TYPES = { KNOWLEDGE: "知识库", LOG: "日志", MYSQL: "MySQL", METRIC: "指标" };
   const FALLBACK_TYPES = {
     EVIDENCE_VALIDATION_FAILED: "证据校验未通过",
     SEMANTIC_UNSUPPORTED: "结论缺少证据支持",
@@ -527,6 +527,7 @@
     let evidenceBody;
     if (type === "LOG") evidenceBody = renderLogs(evidence);
     else if (type === "MYSQL") evidenceBody = el("div", { class: "mysql-results" }, evidence.map(renderMysql));
+    else if (type === "METRIC") evidenceBody = renderMetrics(evidence);
     else if (type === "KNOWLEDGE") evidenceBody = collapsible(el("div", { class: "knowledge-excerpts" }, evidence.map(renderKnowledgeExcerpt)), 2);
     else evidenceBody = el("pre", { class: "raw", text: JSON.stringify(evidence, null, 2) });
     return el(
@@ -575,6 +576,55 @@
       }),
     );
     return collapsible(lines, 6);
+  }
+
+  /** Metric series: labels, min / max / last / mean, the largest change and a sparkline of the sample. */
+  function renderMetrics(evidence) {
+    const series = evidence.filter((item) => isObject(item) && item.points !== undefined);
+    if (!series.length) return emptyNote("该时间窗口内没有匹配的序列（series_count = 0）");
+    const labelsOf = (item) => Object.entries(isObject(item.labels) ? item.labels : {}).map(([k, v]) => `${k}=${asText(v)}`).join(", ") || "（聚合）";
+    const clock = (iso) => (/T(\d\d:\d\d:\d\d)/.exec(asText(iso)) || [null, asText(iso)])[1];
+    const changeOf = (change) => (isObject(change) ? `${asText(change.from)} → ${asText(change.to)}（${clock(change.from_time)} → ${clock(change.to_time)} UTC）` : "");
+    const columns = ["序列", "最小", "最大", "最后", "平均", "最大变化", "走势"];
+    const body = el(
+      "tbody",
+      {},
+      series.map((item) =>
+        el(
+          "tr",
+          { class: "metric-series" },
+          el("td", { text: labelsOf(item) }),
+          ...["min", "max", "last", "mean"].map((key) => el("td", { class: "num", text: asText(item[key]) })),
+          el("td", { text: changeOf(item.largest_change) }),
+          el("td", {}, sparkline(asArray(item.sample))),
+        ),
+      ),
+    );
+    const table = el("table", { class: "data-table metric-table" }, el("thead", {}, el("tr", {}, columns.map((column) => el("th", { scope: "col", text: column })))), body);
+    return el("div", { class: "metric-result" }, el("div", { class: "table-scroll" }, table), collapseExtra(body, 10));
+  }
+
+  /** An inline SVG line of a series' sample points (value over time), or nothing when fewer than two are numbers. */
+  function sparkline(sample) {
+    const points = sample.filter((p) => isObject(p) && Number.isFinite(p.value) && !Number.isNaN(Date.parse(p.time)));
+    if (points.length < 2) return null;
+    const [width, height, pad] = [120, 28, 2];
+    const times = points.map((p) => Date.parse(p.time));
+    const values = points.map((p) => p.value);
+    const [t0, t1, v0, v1] = [Math.min(...times), Math.max(...times), Math.min(...values), Math.max(...values)];
+    const x = (t) => pad + ((t - t0) / (t1 - t0 || 1)) * (width - 2 * pad);
+    const y = (v) => height - pad - ((v - v0) / (v1 - v0 || 1)) * (height - 2 * pad);
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("class", "sparkline");
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.setAttribute("width", String(width));
+    svg.setAttribute("height", String(height));
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", `${points.length} 个采样点，${v0} 至 ${v1}`);
+    const line = document.createElementNS("http://www.w3.org/2000/svg", "polyline");
+    line.setAttribute("points", points.map((p, i) => `${x(times[i]).toFixed(1)},${y(values[i]).toFixed(1)}`).join(" "));
+    svg.append(line);
+    return svg;
   }
 
   function renderMysql(item) {

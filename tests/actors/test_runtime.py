@@ -13,7 +13,7 @@ import ray
 import yaml
 
 from actors.names import guard_name, pick, supervisor_name
-from actors.runtime import HarnessClient, RuntimeMismatch
+from actors.runtime import HarnessClient, RuntimeMismatch, runtime_actor_names
 from gateway.cli import main
 from harness.audit_store import SqlAuditStore
 from harness.run import StartRun
@@ -128,7 +128,9 @@ def test_actors_of_another_configuration_are_refused_until_stopped(
     path = tmp_path / "changed.yaml"
     path.write_text(yaml.safe_dump(changed.model_dump(mode="json")))
     assert main(["runtime", "stop", "--config", str(path)]) == 0
-    assert "stopped 7 actor(s)" in capsys.readouterr().out
+    actors = runtime_actor_names(first)
+    assert {"tool:query_metrics", "tool:query_logs"} <= set(actors)
+    assert f"stopped {len(actors)} actor(s)" in capsys.readouterr().out
     HarnessClient(changed)
 
 
@@ -150,7 +152,7 @@ async def test_a_dead_guard_replica_is_retried_on_another(
     assert fake.attempts("guard") == 2
 
 
-async def test_offline_model_diagnosis_on_ray_cites_all_three_tools(
+async def test_offline_model_diagnosis_on_ray_cites_all_four_tools(
     ray_session: None, redis_url: str, runtimes: list
 ) -> None:
     config = ray_config(redis_url=redis_url)
@@ -163,6 +165,6 @@ async def test_offline_model_diagnosis_on_ray_cites_all_three_tools(
     assert content["content_type"] == "DIAGNOSIS_REPORT"
     report = content["payload"]
     assert report["conclusion"] is not None
-    assert {ref["source_type"] for ref in report["references"]} == {"LOG", "MYSQL", "KNOWLEDGE"}
+    assert {ref["source_type"] for ref in report["references"]} == {"LOG", "MYSQL", "KNOWLEDGE", "METRIC"}
     codes = [event.data["code"] for event in events if event.event == "status"]
     assert "PLANNING" in codes and "SEMANTIC_VALIDATING" in codes

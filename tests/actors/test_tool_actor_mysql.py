@@ -12,8 +12,9 @@ from ray.exceptions import TaskCancelledError
 
 from actors.tool_actor import tool_actor
 from config.schema import ToolRuntime
+from contract.clock import SystemClock
 from tests.mysql_fixtures import OrderDb
-from tools.registry import build_tool
+from tools.registry import BUNDLED
 
 SLOW_SQL = (
     "SELECT COUNT(*) FROM biz_order o JOIN payment_record p "
@@ -28,7 +29,7 @@ def test_cancelling_the_ray_task_kills_the_running_query(ray_session: None, orde
     config = order_db.config(database="slow_db", timeout="60s")
     actor = tool_actor(
         f"query_mysql_{uuid.uuid4().hex[:6]}",
-        functools.partial(build_tool, "query_mysql", config),
+        functools.partial(BUNDLED["query_mysql"].build, config, SystemClock()),
         ToolRuntime(concurrency=1, max_pending=1),
         NAMESPACE,
     )

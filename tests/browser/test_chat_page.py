@@ -164,8 +164,11 @@ def test_diagnosis_chat_in_one_session(context: BrowserContext, gateway_url: str
     assert first.locator(".analysis-item").count() >= 1
 
     # References: one of each source type at least, with their exact evidence; every chip leads to its entry.
-    for source_type in ("LOG", "MYSQL", "KNOWLEDGE"):
+    for source_type in ("LOG", "MYSQL", "KNOWLEDGE", "METRIC"):
         expect(first.locator(f'.ref-card[data-source-type="{source_type}"]').first).to_be_visible()
+    metric = first.locator('.ref-card[data-source-type="METRIC"] tr.metric-series').first
+    expect(metric.locator("td.num").first).not_to_be_empty()
+    expect(metric.locator("svg.sparkline polyline")).to_have_count(1)
     expect(first.locator('.ref-card[data-source-type="LOG"] .log-excerpt').first).to_be_visible()
     expect(first.locator('.ref-card[data-source-type="MYSQL"] table.data-table tbody tr').first).to_be_visible()
     expect(first.locator('.ref-card[data-source-type="KNOWLEDGE"] .excerpt').first).to_be_visible()

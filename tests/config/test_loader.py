@@ -220,7 +220,12 @@ def test_references_interpolate_inside_a_longer_string_and_in_lists() -> None:
 
     assert config.redis.url == "redis://cache.internal:6379/0"
     assert config.harness.run.deadline == 150.0
-    assert config.harness.agent.max_tool_calls_per_tool == {"lookup_knowledge": 4, "query_logs": 6, "query_mysql": 3}
+    assert config.harness.agent.max_tool_calls_per_tool == {
+        "lookup_knowledge": 4,
+        "query_logs": 6,
+        "query_mysql": 3,
+        "query_metrics": 6,
+    }
 
     listed = FULL.replace("[order_id, payment_status]", "[order_id, '${EXTRA_COLUMN}']")
     config = parse_config(textwrap.dedent(listed), {**ENV, "EXTRA_COLUMN": "paid_at"})

@@ -213,12 +213,13 @@ def test_key_prefix_must_be_colon_separated_words(prefix: str) -> None:
     rejected(nested("harness.evidence.key-prefix", prefix), "harness.evidence.key-prefix")
 
 
-def test_per_tool_limits_accept_only_known_tools() -> None:
-    issue = rejected(
-        nested("harness.agent.max-tool-calls-per-tool", {"drop_table": 1}),
-        "harness.agent.max-tool-calls-per-tool.drop_table.[key]",
+def test_per_tool_limits_take_any_tool_name_but_a_malformed_one() -> None:
+    config = load(nested("harness.agent.max-tool-calls-per-tool", {"my_tool": 1}))
+    assert config.harness.agent.max_tool_calls_per_tool["my_tool"] == 1
+    rejected(
+        nested("harness.agent.max-tool-calls-per-tool", {"Drop Table": 1}),
+        "harness.agent.max-tool-calls-per-tool.Drop Table.[key]",
     )
-    assert "query_mysql" in issue.message
 
 
 # -- the retry matrix --------------------------------------------------------------------------------------
@@ -264,12 +265,19 @@ def test_retry_attempts_above_the_matrix_are_rejected(name: str, ceiling: int) -
     )
 
 
-@pytest.mark.parametrize("name", FIXED_MAX_ATTEMPTS)
+@pytest.mark.parametrize("name", [name for name in FIXED_MAX_ATTEMPTS if name != "evidence_repair"])
 def test_retry_attempts_must_be_positive(name: str) -> None:
     key = name.replace("_", "-")
     path = f"harness.retry.{key}.max-attempts"
 
     rejected(nested(path, 0), path, "greater than 0")
+
+
+def test_the_repair_turn_may_be_turned_off_but_not_made_negative() -> None:
+    path = "harness.retry.evidence-repair.max-attempts"
+
+    assert load(nested(path, 0)).harness.retry.evidence_repair.max_attempts == 0
+    rejected(nested(path, -1), path, "greater than or equal to 0")
 
 
 def test_a_retry_entry_needs_max_attempts() -> None:
@@ -419,7 +427,12 @@ def test_mixed_spelling_is_not_normalised_inside_user_named_maps() -> None:
     # Tool names and data source ids are names, not keys of the schema: they keep their spelling.
     config = load(nested("harness.agent.max-tool-calls-per-tool", {"query_logs": 2}))
 
-    assert config.harness.agent.max_tool_calls_per_tool == {"lookup_knowledge": 4, "query_logs": 2, "query_mysql": 6}
+    assert config.harness.agent.max_tool_calls_per_tool == {
+        "lookup_knowledge": 4,
+        "query_logs": 2,
+        "query_mysql": 6,
+        "query_metrics": 6,
+    }
 
 
 @pytest.mark.parametrize(
@@ -636,7 +649,12 @@ def test_true_or_false_is_not_a_count(flag: bool) -> None:
 
 def test_naming_one_tool_keeps_the_other_tools_defaults() -> None:
     config = load(nested("harness.agent.max-tool-calls-per-tool", {"query_mysql": 2}))
-    assert config.harness.agent.max_tool_calls_per_tool == {"lookup_knowledge": 4, "query_logs": 6, "query_mysql": 2}
+    assert config.harness.agent.max_tool_calls_per_tool == {
+        "lookup_knowledge": 4,
+        "query_logs": 6,
+        "query_mysql": 2,
+        "query_metrics": 6,
+    }
 
 
 # -- placement on a Ray cluster ----------------------------------------------------------------------------

@@ -9,11 +9,11 @@ from typing import Any
 
 import yaml
 
+from actors.local import local_services
 from config.loader import BUNDLED_DEFAULT, parse_config
 from config.schema import AppConfig
 from harness.audit import MemoryAudit
 from harness.events import RunEvent
-from harness.local import local_services
 from harness.run import Run, RunServices, StartRun
 from harness.run_state import RunStatus
 from harness.scripted_model import ScriptedChatModel, reply

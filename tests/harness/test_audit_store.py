@@ -23,6 +23,7 @@ import yaml
 
 from config.loader import parse_config
 from config.schema import AuditSettings
+from contract.clock import ManualClock
 from harness.agent import PreviousTurn
 from harness.audit import AuditSink, MemoryAudit, ModelStep, RunFinished, RunStarted, ToolInvocation
 from harness.audit_store import (
@@ -34,7 +35,6 @@ from harness.audit_store import (
     SqlAuditStore,
     chat_session,
 )
-from harness.clock import ManualClock
 from tests.services import MariaDBServer, free_port
 
 AT = datetime(2026, 7, 21, 2, 30, 0, 123456, tzinfo=UTC)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from config.schema import AgentBudget
+from contract.clock import ManualClock
 from harness.budget import BudgetLedger, BudgetLimits
-from harness.clock import ManualClock
 from harness.errors import BudgetExhausted
 
 

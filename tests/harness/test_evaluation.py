@@ -28,9 +28,9 @@ from harness.evaluation import (
 )
 from harness.guard_attempt import evaluate_once
 from harness.model import Usage
-from harness.offline.model import OfflineChatModel
 from harness.ports import GuardAttempt
 from harness.semantic_guard import FORBIDDEN_KEYS, GuardRequest, GuardVerdict
+from offline_model.model import OfflineChatModel
 
 UNSUPPORTED_CATEGORIES = {
     "over_reach",

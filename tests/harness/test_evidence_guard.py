@@ -11,6 +11,7 @@ import pytest
 from fakeredis import FakeAsyncRedis, FakeServer
 
 from config.schema import EvidenceStoreSettings
+from contract.vocabulary import EvidenceStatus
 from harness.claim_check import ClaimPolicy
 from harness.errors import StoreUnavailable
 from harness.evidence_guard import (
@@ -20,7 +21,8 @@ from harness.evidence_guard import (
     failure_texts,
     fetch_cited,
 )
-from harness.invocation_store import EvidenceStatus, InvocationRecord, InvocationStore, ToolCallStatus
+from harness.invocation_store import InvocationRecord, InvocationStore, ToolCallStatus
+from tools.registry import BUNDLED
 
 Code = EvidenceFailureCode
 MARKER = "SECRET-MARKER-7f3a"
@@ -102,7 +104,9 @@ def draft(analyses: list[dict[str, Any]], conclusion: Any = "a1", **overrides: A
 
 
 def checked(text: str | None, records: Mapping[str, InvocationRecord | None], run_id: str | None = None) -> Any:
-    return check_evidence(text, records, query="订单 order-123 支付超时", policy=ClaimPolicy.default(), run_id=run_id)
+    return check_evidence(
+        text, records, kinds=BUNDLED, query="订单 order-123 支付超时", policy=ClaimPolicy.default(), run_id=run_id
+    )
 
 
 def codes(text: str, records: Mapping[str, InvocationRecord | None]) -> list[str]:

@@ -1,4 +1,4 @@
-"""Harness core with a fake model and tool: deadline, cancellation, budgets and one terminal state."""
+"""Awaiting under a run's limits: the deadline, cancellation and an operation's own timeout stop the work."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ import pytest
 
 from config.schema import HarnessSettings
 from harness.errors import BudgetExhausted, OperationFailed, RunCancelled
-from harness.execution import bounded, guarded_model_call, guarded_tool_call, terminal_status
+from harness.execution import bounded, ensure_open
 from harness.run_context import RunContext
-from harness.run_state import RunStatus
 
 FAST = HarnessSettings.model_validate(
     {
@@ -40,10 +39,6 @@ class FakeModel:
         return {"input_tokens": 40, "output_tokens": 10}
 
 
-def tokens(reply: dict[str, int]) -> tuple[int, int]:
-    return reply["input_tokens"], reply["output_tokens"]
-
-
 def start() -> RunContext:
     return RunContext.start(FAST, session_id="s-1")
 
@@ -64,48 +59,20 @@ def test_run_id_is_validated(bad: str) -> None:
         RunContext.start(FAST, session_id="s", run_id=bad)
 
 
-async def test_model_boundary_charges_and_records_tokens() -> None:
-    ctx, model = start(), FakeModel()
-    await guarded_model_call(ctx, model.complete, tokens)
-    usage = ctx.budget.usage()
-    assert (usage.model_calls, usage.input_tokens, usage.output_tokens) == (1, 40, 10)
-
-
-async def test_model_budget_stops_before_the_call() -> None:
-    ctx, model = start(), FakeModel()
-    await guarded_model_call(ctx, model.complete, tokens)
-    await guarded_model_call(ctx, model.complete, tokens)
-    with pytest.raises(BudgetExhausted) as raised:
-        await guarded_model_call(ctx, model.complete, tokens)
-    assert raised.value.reason == "MODEL_CALLS"
-    assert model.calls == 2
-
-
-async def test_tool_budget_stops_before_the_call() -> None:
-    ctx, tool = start(), FakeModel()
-    await guarded_tool_call(ctx, "query_logs", tool.complete)
-    await guarded_tool_call(ctx, "query_logs", tool.complete)
-    with pytest.raises(BudgetExhausted) as raised:
-        await guarded_tool_call(ctx, "query_mysql", tool.complete)
-    assert raised.value.reason == "TOOL_CALLS"
-    assert tool.calls == 2
-
-
 async def test_deadline_stops_a_slow_call_and_aborts_remote_work() -> None:
     ctx, model, aborted = start(), FakeModel(delay_s=5), []
     with pytest.raises(BudgetExhausted) as raised:
-        await guarded_model_call(ctx, model.complete, tokens, on_abort=lambda: aborted.append(True))
+        await bounded(ctx, model.complete(), on_abort=lambda: aborted.append(True))
     assert raised.value.reason == "DEADLINE"
     assert model.cancelled == 1 and aborted == [True]
     assert ctx.budget.usage().exhausted_reason == "DEADLINE"
     with pytest.raises(BudgetExhausted):
-        await guarded_model_call(ctx, model.complete, tokens)
-    assert model.calls == 1
+        ensure_open(ctx)
 
 
 async def test_cancellation_mid_call_stops_the_call() -> None:
     ctx, model, aborted = start(), FakeModel(delay_s=5), []
-    call = asyncio.create_task(guarded_model_call(ctx, model.complete, tokens, on_abort=lambda: aborted.append(1)))
+    call = asyncio.create_task(bounded(ctx, model.complete(), on_abort=lambda: aborted.append(1)))
     await asyncio.sleep(0.05)
     ctx.cancellation.cancel("CLIENT_DISCONNECTED")
     with pytest.raises(RunCancelled) as raised:
@@ -113,8 +80,7 @@ async def test_cancellation_mid_call_stops_the_call() -> None:
     assert raised.value.reason == "CLIENT_DISCONNECTED"
     assert model.cancelled == 1 and aborted == [1]
     with pytest.raises(RunCancelled):
-        await guarded_tool_call(ctx, "query_logs", model.complete)
-    assert model.calls == 1
+        ensure_open(ctx)
 
 
 async def test_cancelling_the_awaiting_task_stops_the_work() -> None:
@@ -133,44 +99,6 @@ async def test_phase_deadline_is_never_later_than_the_run() -> None:
     phase = ctx.deadline.within(0.05)
     with pytest.raises(BudgetExhausted):
         await bounded(ctx, FakeModel(delay_s=5).complete(), deadline=phase)
-
-
-@pytest.mark.parametrize(
-    ("error", "fallback", "expected"),
-    [
-        (None, False, RunStatus.SUCCESS),
-        (None, True, RunStatus.FALLBACK),
-        (BudgetExhausted("TOKENS"), False, RunStatus.FALLBACK),
-        (BudgetExhausted("DEADLINE"), False, RunStatus.FALLBACK),
-        (RunCancelled("CLIENT_DISCONNECTED"), False, RunStatus.CANCELLED),
-        (asyncio.CancelledError(), False, RunStatus.CANCELLED),
-        (RuntimeError("bug"), False, RunStatus.FAILED),
-    ],
-)
-def test_each_ending_has_one_terminal_state(error: BaseException | None, fallback: bool, expected: RunStatus) -> None:
-    assert terminal_status(error, fallback) is expected
-
-
-async def test_run_with_fake_model_and_tool_ends_exactly_once() -> None:
-    """A scripted run: model, tool, model, then the model budget; the run ends FALLBACK once."""
-    ctx, model, tool = start(), FakeModel(), FakeModel()
-    error: BaseException | None = None
-    try:
-        await guarded_model_call(ctx, model.complete, tokens)
-        await guarded_tool_call(ctx, "query_logs", tool.complete)
-        await guarded_model_call(ctx, model.complete, tokens)
-        await guarded_model_call(ctx, model.complete, tokens)
-    except BudgetExhausted as exc:
-        error = exc
-    ctx.lifecycle.finish(terminal_status(error))
-    assert ctx.lifecycle.status is RunStatus.FALLBACK
-    usage = ctx.budget.usage()
-    assert (usage.model_calls, usage.tool_calls, usage.total_tokens, usage.exhausted_reason) == (
-        2,
-        1,
-        100,
-        "MODEL_CALLS",
-    )
 
 
 async def test_an_operation_timeout_is_not_the_run_deadline() -> None:

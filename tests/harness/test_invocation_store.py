@@ -10,6 +10,7 @@ import pytest
 import redis.asyncio as redis
 
 from config.schema import EvidenceStoreSettings
+from contract.vocabulary import EvidenceStatus
 from harness.errors import (
     DuplicateToolCallId,
     InvalidArgument,
@@ -23,7 +24,7 @@ from harness.errors import (
     StoreUnavailable,
     UnknownRun,
 )
-from harness.invocation_store import METADATA_BYTES, EvidenceStatus, InvocationStore, ToolCallStatus
+from harness.invocation_store import METADATA_BYTES, InvocationStore, ToolCallStatus
 
 STARTED = datetime(2026, 7, 21, 2, 30, tzinfo=UTC)
 REQUEST = {"topic": "APPLICATION", "query": "order-service HikariCP", "lookback_minutes": 30}

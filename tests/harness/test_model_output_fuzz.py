@@ -26,10 +26,10 @@ from harness.retry import FailureKind
 from harness.semantic_guard import parse_verdict
 from harness.tool_boundary import parse_arguments
 from harness.value_grounding import evidence_of, ungrounded
-from tools.registry import tool_spec
+from tools.registry import configured_kinds
 
 POLICY = ClaimPolicy.default()
-SPECS = [tool_spec(name, load_config()) for name in ("lookup_knowledge", "query_logs", "query_mysql")]
+SPECS = [kind.spec(load_config()) for kind in configured_kinds(load_config()).values()]
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 json_values = st.recursive(
@@ -93,7 +93,9 @@ def test_router_knowledge_and_verdict_parsers(text: str) -> None:
 def test_the_draft_parser_and_the_whole_evidence_guard(text: str) -> None:
     with contextlib.suppress(DraftRejected):
         parse_draft(text)
-    check = check_evidence(text, {}, query="订单 order-123 支付超时", policy=POLICY)
+    check = check_evidence(
+        text, {}, kinds=configured_kinds(load_config()), query="订单 order-123 支付超时", policy=POLICY
+    )
     assert check.ok is False
 
 

@@ -14,8 +14,8 @@ import pytest
 
 from config.schema import ModelSettings
 from config.secrets import Secret
+from contract.clock import SystemClock
 from harness.cancellation import CancellationToken
-from harness.clock import SystemClock
 from harness.deadline import Deadline
 from harness.errors import OperationFailed, RetriesExhausted
 from harness.model import ChatMessage, ChatModel, ModelRequest, Role, ToolCall

@@ -11,8 +11,9 @@ from redis.exceptions import NoPermissionError, ResponseError
 
 from config.schema import EvidenceStoreSettings, RedisSettings
 from config.secrets import Interpolated, Secret
+from contract.vocabulary import EvidenceStatus
 from harness.errors import DuplicateToolCallId
-from harness.invocation_store import EvidenceStatus, InvocationStore, ToolCallStatus
+from harness.invocation_store import InvocationStore, ToolCallStatus
 from harness.redis_acl import acl_setuser_args
 from harness.redis_client import connect_redis
 from tests.services import RedisServer

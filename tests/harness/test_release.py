@@ -7,9 +7,11 @@ from typing import Any
 
 import pytest
 
+from contract.vocabulary import EvidenceStatus
 from harness.draft import parse_draft
-from harness.invocation_store import EvidenceStatus, InvocationRecord, ToolCallStatus
+from harness.invocation_store import InvocationRecord, ToolCallStatus
 from harness.release import FallbackType, fallback_payload, report_payload
+from tools.registry import BUNDLED
 
 MARKER = "RAW-ONLY-MARKER-c0de"
 SCOPE = {
@@ -120,14 +122,14 @@ DRAFT: dict[str, Any] = {
 
 
 def test_the_report_sections_come_in_the_fixed_order() -> None:
-    payload = report_payload(parse_draft(json.dumps(DRAFT)), VERIFIED)
+    payload = report_payload(parse_draft(json.dumps(DRAFT)), VERIFIED, BUNDLED)
     order = ["conclusion", "analysis", "action_plan", "recommendations", "limitations", "references"]
     assert list(payload) == order
     assert list(json.loads(json.dumps(payload, ensure_ascii=False))) == order
 
 
 def test_the_draft_text_is_released_unchanged() -> None:
-    payload = report_payload(parse_draft(json.dumps(DRAFT)), VERIFIED)
+    payload = report_payload(parse_draft(json.dumps(DRAFT)), VERIFIED, BUNDLED)
     assert payload["conclusion"] == DRAFT["conclusion"]
     assert [item["text"] for item in payload["analysis"]] == [item["text"] for item in DRAFT["analysis"]]
     assert [(item["analysis_id"], item["kind"]) for item in payload["analysis"]] == [
@@ -136,12 +138,14 @@ def test_the_draft_text_is_released_unchanged() -> None:
         ("a3", "NEGATIVE_OBSERVATION"),
     ]
     assert payload["action_plan"] == DRAFT["action_plan"]
-    assert payload["recommendations"] == DRAFT["recommendations"]
+    assert payload["recommendations"] == [
+        {**item, "requires_human_confirmation": False} for item in DRAFT["recommendations"]
+    ]
     assert payload["limitations"] == DRAFT["limitations"]
 
 
 def test_references_are_expanded_from_the_cited_calls_in_first_citation_order() -> None:
-    payload = report_payload(parse_draft(json.dumps(DRAFT)), VERIFIED)
+    payload = report_payload(parse_draft(json.dumps(DRAFT)), VERIFIED, BUNDLED)
     assert [item["references"] for item in payload["analysis"]] == [["R1", "R2"], ["R3", "R2"], ["R4"]]
     assert payload["references"] == [
         {
@@ -198,14 +202,14 @@ def test_references_are_expanded_from_the_cited_calls_in_first_citation_order() 
 
 
 def test_the_report_never_shows_a_tool_call_id_or_raw_data() -> None:
-    text = json.dumps(report_payload(parse_draft(json.dumps(DRAFT)), VERIFIED), ensure_ascii=False)
+    text = json.dumps(report_payload(parse_draft(json.dumps(DRAFT)), VERIFIED, BUNDLED), ensure_ascii=False)
     assert "tool_call_id" not in text and MARKER not in text
     assert not any(call in text for call in RESULTS)
 
 
 def test_a_null_conclusion_is_released_as_null_and_only_cited_calls_are_referenced() -> None:
     draft = {**DRAFT, "conclusion": None, "analysis": DRAFT["analysis"][2:], "action_plan": [], "recommendations": []}
-    payload = report_payload(parse_draft(json.dumps(draft)), VERIFIED)
+    payload = report_payload(parse_draft(json.dumps(draft)), VERIFIED, BUNDLED)
     assert payload["conclusion"] is None
     assert [ref["ref"] for ref in payload["references"]] == ["R1"]
     assert payload["references"][0]["evidence"] == [{"match_count": 0}]
@@ -213,13 +217,13 @@ def test_a_null_conclusion_is_released_as_null_and_only_cited_calls_are_referenc
 
 def test_the_report_is_deterministic() -> None:
     draft = parse_draft(json.dumps(DRAFT))
-    first = json.dumps(report_payload(draft, VERIFIED), ensure_ascii=False)
-    assert first == json.dumps(report_payload(draft, dict(reversed(VERIFIED.items()))), ensure_ascii=False)
+    first = json.dumps(report_payload(draft, VERIFIED, BUNDLED), ensure_ascii=False)
+    assert first == json.dumps(report_payload(draft, dict(reversed(VERIFIED.items())), BUNDLED), ensure_ascii=False)
 
 
 def test_an_unverified_citation_cannot_be_released() -> None:
     with pytest.raises(ValueError, match="EvidenceGuard"):
-        report_payload(parse_draft(json.dumps(DRAFT)), {"tool-logs": VERIFIED["tool-logs"]})
+        report_payload(parse_draft(json.dumps(DRAFT)), {"tool-logs": VERIFIED["tool-logs"]}, BUNDLED)
 
 
 SOURCES = [

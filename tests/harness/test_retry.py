@@ -7,8 +7,8 @@ import asyncio
 import pytest
 
 from config.schema import RetrySettings
+from contract.clock import ManualClock
 from harness.cancellation import CancellationToken
-from harness.clock import ManualClock
 from harness.deadline import Deadline
 from harness.errors import BudgetExhausted, OperationFailed, RetriesExhausted, RunCancelled
 from harness.retry import AttemptLog, FailureKind, HarnessRetryExecutor, HarnessRetryPolicies

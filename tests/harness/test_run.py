@@ -11,8 +11,9 @@ import json
 
 import pytest
 
+from contract.vocabulary import EvidenceStatus
 from harness.errors import OperationFailed
-from harness.invocation_store import EvidenceStatus, ToolCallStatus
+from harness.invocation_store import ToolCallStatus
 from harness.run import Run, StartRun
 from harness.run_state import RunStatus
 from harness.scripted_model import Delay, ScriptedChatModel, reply
@@ -143,6 +144,25 @@ async def test_second_evidence_failure_is_the_fixed_fallback_without_sources() -
     assert model.requests_of("guard") == []
     assert len(model.requests_of("repair")) == 1
     assert "连接池耗尽有关" not in json.dumps(content, ensure_ascii=False)
+
+
+async def test_the_repair_turn_count_is_the_evidence_repair_policy_and_may_be_zero() -> None:
+    bad = draft(("a1", "NORMAL", ["call_fabricated"]), conclusion=["a1"])
+    model = diagnosis_model(bad)
+    settings = config(retry={"evidence-repair": {"max-attempts": 0}})
+    outcome = await run_once(services(model, settings))
+    assert outcome.status is RunStatus.FALLBACK
+    assert outcome.first("content")["payload"]["type"] == "EVIDENCE_VALIDATION_FAILED"
+    assert "EVIDENCE_REPAIRING" not in outcome.statuses()
+    assert model.requests_of("repair") == []
+
+
+async def test_the_agent_and_each_tool_call_run_once_under_their_policies() -> None:
+    outcome = await run_once(services(diagnosis_model()))
+    assert outcome.status is RunStatus.SUCCESS
+    attempts = outcome.run.ctx.attempts
+    assert [a.outcome for a in attempts.entries("diagnosis_agent")] == ["OK"]
+    assert [a.outcome for a in attempts.entries("tool_call")] == ["OK", "OK", "OK"]
 
 
 async def test_another_runs_tool_call_id_is_not_evidence() -> None:
@@ -299,6 +319,7 @@ async def test_model_failure_in_the_agent_is_not_retried() -> None:
     assert outcome.status is RunStatus.FAILED
     assert outcome.first("failure")["code"] == "MODEL_UNAVAILABLE"
     assert len(model.requests_of("agent")) == 2
+    assert len(outcome.run.ctx.attempts.entries("diagnosis_agent")) == 1
 
 
 def looping_agent(model: ScriptedChatModel, call: tuple) -> None:

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from actors.local import local_services
 from harness.errors import OperationFailed
-from harness.local import local_services
 from harness.run import Run, StartRun
 from harness.run_state import RunStatus
 from harness.scripted_model import Delay, ScriptedChatModel, reply

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from contract.vocabulary import EvidenceStatus
 from harness.draft import parse_draft
 from harness.errors import OperationFailed
-from harness.invocation_store import EvidenceStatus, InvocationRecord, ToolCallStatus
+from harness.invocation_store import InvocationRecord, ToolCallStatus
 from harness.retry import FailureKind
 from harness.semantic_guard import (
     GuardRequest,
@@ -21,6 +22,7 @@ from harness.semantic_guard import (
     semantic_guard_prompt,
 )
 from harness.snapshot import snapshot_bytes
+from tools.registry import BUNDLED
 
 MARKER = "RAW-ONLY-MARKER-9e4b"
 CALL = "tool-call-secret-id-123"
@@ -91,7 +93,7 @@ def test_the_prompt_is_versioned_and_reviews_without_writing() -> None:
 
 
 def test_the_guard_sees_two_fresh_messages_and_no_tool_call_id() -> None:
-    messages = guard_messages(guard_request("支付为什么超时？", DRAFT, {CALL: RECORD}))
+    messages = guard_messages(guard_request("支付为什么超时？", DRAFT, {CALL: RECORD}, BUNDLED))
     assert [message.role for message in messages] == ["system", "user"]
     assert messages[0].content == semantic_guard_prompt()
     assert all(message.tool_calls == () and message.tool_call_id is None for message in messages)
@@ -106,9 +108,9 @@ def test_the_guard_sees_two_fresh_messages_and_no_tool_call_id() -> None:
 
 
 def test_the_guard_input_is_deterministic_and_sized_like_the_snapshot() -> None:
-    request = guard_request("支付为什么超时？", DRAFT, {CALL: RECORD})
+    request = guard_request("支付为什么超时？", DRAFT, {CALL: RECORD}, BUNDLED)
     messages = guard_messages(request)
-    assert messages == guard_messages(guard_request("支付为什么超时？", DRAFT, {CALL: RECORD}))
+    assert messages == guard_messages(guard_request("支付为什么超时？", DRAFT, {CALL: RECORD}, BUNDLED))
     size = snapshot_bytes(request.verified_evidence, request.draft, request.query)
     assert size == len((messages[1].content or "").encode())
 

@@ -14,6 +14,7 @@ from harness.snapshot import build_snapshot, guard_input_json, snapshot_bytes, v
 from tools.knowledge.projector import RagResultProjector
 from tools.logs.projector import QueryLogsResultProjector
 from tools.mysql.projector import MysqlResultProjector
+from tools.registry import BUNDLED
 
 MARKER = "RAW-ONLY-MARKER-51c9"
 SCOPE = {
@@ -104,7 +105,7 @@ def make_draft(*analyses: tuple[str, str, list[str]]) -> Draft:
 def test_the_snapshot_holds_the_exact_evidence_of_each_tool() -> None:
     draft = make_draft(("a1", "NORMAL", ["call_logs_9d1"]), ("a2", "NORMAL", ["call_kb_77a", "call_sql_4f0"]))
     log_header = {"source_type": "LOG", "source": "APPLICATION (MOCK)", "scope": LOG_SCOPE, "match_count": 1}
-    assert build_snapshot(draft, ALL) == [
+    assert build_snapshot(draft, ALL, BUNDLED) == [
         {
             "analysis_id": "a1",
             "kind": "NORMAL",
@@ -156,7 +157,7 @@ def test_the_snapshot_holds_the_exact_evidence_of_each_tool() -> None:
 
 def test_no_evidence_keeps_the_scope_and_the_zero_count() -> None:
     draft = make_draft(("a1", "NEGATIVE_OBSERVATION", ["call_logs_0e2", "call_kb_000", "call_sql_000"]))
-    assert build_snapshot(draft, ALL)[0]["verified_evidence"] == [
+    assert build_snapshot(draft, ALL, BUNDLED)[0]["verified_evidence"] == [
         {"source_type": "LOG", "source": "APPLICATION (MOCK)", "scope": LOG_SCOPE, "match_count": 0},
         {"source_type": "KNOWLEDGE", "source": "内部知识库", "scope": "HikariPool 连接池耗尽", "returned_count": 0},
         {
@@ -173,13 +174,13 @@ def test_no_evidence_keeps_the_scope_and_the_zero_count() -> None:
 
 def test_a_real_log_source_is_not_marked_mock() -> None:
     record = projected("call_real", "query_logs", {**LOGS_RAW, "source_kind": "SLS"})
-    evidence = build_snapshot(make_draft(("a1", "NORMAL", ["call_real"])), {"call_real": record})
+    evidence = build_snapshot(make_draft(("a1", "NORMAL", ["call_real"])), {"call_real": record}, BUNDLED)
     assert {entry["source"] for entry in evidence[0]["verified_evidence"]} == {"APPLICATION"}
 
 
 def test_the_snapshot_has_no_tool_call_id_and_no_raw_data() -> None:
     draft = make_draft(("a1", "NORMAL", list(ALL)[:1]), ("a2", "NEGATIVE_OBSERVATION", list(ALL)))
-    text = json.dumps(build_snapshot(draft, ALL), ensure_ascii=False)
+    text = json.dumps(build_snapshot(draft, ALL, BUNDLED), ensure_ascii=False)
     assert "tool_call_id" not in text and "raw_response" not in text and MARKER not in text
     assert "13800000000" not in text
     assert not any(call in text for call in ALL)
@@ -187,7 +188,7 @@ def test_the_snapshot_has_no_tool_call_id_and_no_raw_data() -> None:
 
 def test_evidence_is_grouped_by_analysis_and_repeated_for_each_citation() -> None:
     draft = make_draft(("a2", "NORMAL", ["call_kb_77a", "call_kb_77a"]), ("a1", "NORMAL", ["call_kb_77a"]))
-    snapshot = build_snapshot(draft, ALL)
+    snapshot = build_snapshot(draft, ALL, BUNDLED)
     assert [entry["analysis_id"] for entry in snapshot] == ["a2", "a1"]
     assert snapshot[0]["verified_evidence"] == snapshot[1]["verified_evidence"]
     assert len(snapshot[0]["verified_evidence"]) == 1
@@ -195,45 +196,45 @@ def test_evidence_is_grouped_by_analysis_and_repeated_for_each_citation() -> Non
 
 def test_the_snapshot_is_deterministic() -> None:
     draft = make_draft(("a1", "NORMAL", ["call_sql_4f0", "call_logs_9d1"]), ("a2", "NORMAL", ["call_kb_77a"]))
-    first = json.dumps(build_snapshot(draft, ALL), ensure_ascii=False).encode()
-    again = json.dumps(build_snapshot(draft, dict(reversed(ALL.items()))), ensure_ascii=False).encode()
+    first = json.dumps(build_snapshot(draft, ALL, BUNDLED), ensure_ascii=False).encode()
+    again = json.dumps(build_snapshot(draft, dict(reversed(ALL.items())), BUNDLED), ensure_ascii=False).encode()
     assert first == again
 
 
 def test_the_snapshot_does_not_alias_the_records() -> None:
     draft = make_draft(("a1", "NORMAL", ["call_sql_4f0"]))
-    build_snapshot(draft, ALL)[0]["verified_evidence"][0]["rows"][0]["status"] = "CHANGED"
+    build_snapshot(draft, ALL, BUNDLED)[0]["verified_evidence"][0]["rows"][0]["status"] = "CHANGED"
     assert MYSQL.agent_result is not None and MYSQL.agent_result["rows"][0]["status"] == "PAYING"
 
 
 def test_a_call_that_was_not_verified_has_no_snapshot() -> None:
     with pytest.raises(ValueError, match="EvidenceGuard"):
-        build_snapshot(make_draft(("a1", "NORMAL", ["call_ghost"])), ALL)
+        build_snapshot(make_draft(("a1", "NORMAL", ["call_ghost"])), ALL, BUNDLED)
 
 
 def test_verified_sources_name_each_source_and_scope_once() -> None:
     verified = {call: ALL[call] for call in ("call_logs_9d1", "call_logs_0e2", "call_kb_77a", "call_sql_4f0")}
     window = "2026-07-21T02:00:00.000+00:00 至 2026-07-21T02:30:00.000+00:00"
-    assert verified_sources(verified) == [
+    assert verified_sources(verified, BUNDLED) == [
         {"source_type": "LOG", "source": "APPLICATION (MOCK)", "scope": f"APPLICATION 日志，{window}"},
         {"source_type": "KNOWLEDGE", "source": "数据库连接池耗尽", "scope": "内部知识库"},
         {"source_type": "MYSQL", "source": "order_db", "scope": "order_db.biz_order"},
     ]
-    assert verified_sources({}) == []
+    assert verified_sources({}, BUNDLED) == []
 
 
 def test_verified_sources_carry_no_free_text_argument() -> None:
     """A fallback's sources come from validated parameters only: the agent's log query, knowledge query and SQL
     literals never ride along."""
     verified = {call: ALL[call] for call in ("call_logs_9d1", "call_kb_77a", "call_sql_4f0")}
-    text = json.dumps(verified_sources(verified), ensure_ascii=False)
+    text = json.dumps(verified_sources(verified, BUNDLED), ensure_ascii=False)
     for free_text in (SCOPE["query"], KNOWLEDGE_RAW["query"], MYSQL_RAW["sql"], "PAYING"):
         assert free_text not in text
 
 
 def test_snapshot_bytes_is_the_utf8_size_of_the_guard_input() -> None:
     draft = make_draft(("a1", "NORMAL", ["call_kb_77a"]))
-    snapshot = build_snapshot(draft, ALL)
+    snapshot = build_snapshot(draft, ALL, BUNDLED)
     visible = draft.user_visible()
     size = snapshot_bytes(snapshot, visible, "支付超时")
     assert size == len(guard_input_json("支付超时", visible, snapshot).encode("utf-8"))

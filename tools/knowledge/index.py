@@ -26,8 +26,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness.clock import Clock, SystemClock
-from harness.errors import HarnessError
+from contract.clock import Clock, SystemClock
+from contract.vocabulary import HarnessError
 from tools.knowledge.chunks import Chunk, split_sections
 from tools.knowledge.tokens import Query, document_tokens, parse_query
 

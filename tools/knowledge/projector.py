@@ -6,7 +6,7 @@ Envelope, and nothing else::
      "evidence": [{"document_id", "source", "title", "breadcrumb", "excerpt"}],
      "returned_count", "truncated"}
 
-* An excerpt is exact section text, with any secret in it redacted (:mod:`tools.secrets`, the detector the
+* An excerpt is exact section text, with any secret in it redacted (:mod:`contract.secrets`, the detector the
   release gate uses): the whole section when it fits, else a window cut with ``clip`` (a trailing
   ``…`` marks the cut). The window is the section's start, unless the first occurrence of the most specific
   matched term (raw ``matched_terms`` come most specific first) lies past what the prefix can show; then the
@@ -29,10 +29,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from config.schema import RagBudget
-from harness.invocation_store import EvidenceStatus
-from tools.contract import PROJECTION_FAILED, SAFE_MESSAGES, Projection, clip, error_projection, failure_of
+from contract.secrets import redact
+from contract.tool import PROJECTION_FAILED, SAFE_MESSAGES, Projection, clip, error_projection, failure_of
+from contract.vocabulary import EvidenceStatus
 from tools.knowledge.spec import MAX_QUERY_CHARS
-from tools.secrets import redact
 
 MIN_EXCERPT_CHARS = 80
 MAX_LABEL_CHARS = 200

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import ConfigDict, Field
 
-from tools.contract import INVALID_ARGUMENTS, ToolArguments, ToolSpec
+from contract.tool import INVALID_ARGUMENTS, ToolArguments, ToolSpec
 
 TOOL_NAME = "lookup_knowledge"
 MAX_QUERY_CHARS = 500

@@ -13,8 +13,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from config.schema import KnowledgeToolSettings, RagBudget
-from harness.clock import Clock
-from tools.contract import INVALID_ARGUMENTS, ToolResultProjector, ToolSpec, failure_raw
+from contract.clock import Clock
+from contract.tool import INVALID_ARGUMENTS, ToolResultProjector, ToolSpec, failure_raw
 from tools.knowledge import index as retrieval
 from tools.knowledge.index import KnowledgeIndex, KnowledgeUnavailable, SearchResult
 from tools.knowledge.projector import RagResultProjector

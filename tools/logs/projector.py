@@ -1,6 +1,6 @@
 """``QueryLogsResultProjector``: the raw ``query_logs`` response -> the bounded §8.2 envelope.
 
-Deterministic, no LLM. Everything that leaves here went through ``tools.secrets.redact`` first (pattern
+Deterministic, no LLM. Everything that leaves here went through ``contract.secrets.redact`` first (pattern
 examples, event messages, service names and the scope's query), then was clipped.
 
 - Patterns: events grouped by ``(service, level, template(message))`` (:mod:`tools.logs.fingerprint`); each keeps
@@ -30,12 +30,12 @@ from typing import Any
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, NonNegativeInt, ValidationError, model_validator
 
 from config.schema import LogsBudget
-from harness.clock import isoformat
-from harness.invocation_store import EvidenceStatus
-from tools.contract import PROJECTION_FAILED, SAFE_MESSAGES, Projection, clip, error_projection, failure_of
+from contract.clock import isoformat
+from contract.secrets import redact
+from contract.tool import PROJECTION_FAILED, SAFE_MESSAGES, Projection, clip, error_projection, failure_of
+from contract.vocabulary import EvidenceStatus
 from tools.logs.fingerprint import normalise_level, severity, template
 from tools.logs.source import LogTopic
-from tools.secrets import redact
 
 MAX_SERVICE_CHARS = 80
 MAX_QUERY_CHARS = 300

@@ -23,9 +23,9 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
-from harness.clock import Clock, isoformat
+from contract.clock import Clock, isoformat
+from contract.secrets import redact
 from tools.logs.matching import matches
-from tools.secrets import redact
 
 BUNDLED_DATASET = Path(__file__).resolve().parent / "data" / "mock_logs.jsonl"
 

@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 from config.schema import MysqlBudget
-from harness.invocation_store import EvidenceStatus
-from tools.contract import (
+from contract.secrets import redact
+from contract.tool import (
     PROJECTION_FAILED,
     RAW_RESULT_TOO_LARGE,
     SAFE_MESSAGES,
@@ -16,7 +16,7 @@ from tools.contract import (
     error_projection,
     failure_of,
 )
-from tools.secrets import redact
+from contract.vocabulary import EvidenceStatus
 
 MASK = "***"
 

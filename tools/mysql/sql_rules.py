@@ -15,7 +15,7 @@ from typing import Final
 from sqlglot import exp
 from sqlglot.dialects.mysql import MySQL
 
-from harness.errors import HarnessError
+from contract.vocabulary import HarnessError
 
 # Stable rejection codes (the module docstring of sql_validator says what each means).
 SQL_EMPTY: Final = "SQL_EMPTY"

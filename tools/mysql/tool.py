@@ -8,12 +8,12 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, WithJsonSchema, create_model
 
 from config.schema import AppConfig, DataSourceSettings, MysqlBudget
-from tools.contract import TOOL_CANCELLED, TOOL_TIMEOUT, TOOL_UNAVAILABLE, ToolArguments, ToolSpec, failure_raw
+from contract.tool import TOOL_CANCELLED, TOOL_TIMEOUT, TOOL_UNAVAILABLE, ToolArguments, ToolSpec, failure_raw
 from tools.mysql.executor import QueryExecutor, QueryFailed, build_executor
 from tools.mysql.projector import MysqlResultProjector
 from tools.mysql.sql_validator import SqlAllowlist, SqlRejected, validate_sql
 
-NAME = "query_mysql"
+TOOL_NAME = "query_mysql"
 SQL_PERMISSION_DENIED = "SQL_PERMISSION_DENIED"
 SQL_EXECUTION_ERROR = "SQL_EXECUTION_ERROR"
 
@@ -47,7 +47,7 @@ def query_mysql_spec(config: AppConfig) -> ToolSpec:
             Field(default_factory=list, max_length=100, description="Values for the ? placeholders, in order."),
         ),
     )
-    return ToolSpec(NAME, DESCRIPTION.format(max_rows=config.harness.mysql.max_rows), arguments)
+    return ToolSpec(TOOL_NAME, DESCRIPTION.format(max_rows=config.harness.mysql.max_rows), arguments)
 
 
 _FAILURES = {

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from config.schema import KnowledgeToolSettings, RagBudget
-from harness.clock import ManualClock
-from tools.contract import Projection
+from contract.clock import ManualClock
+from contract.tool import Projection
 from tools.knowledge.tool import LookupKnowledgeTool
 
 Folder = Callable[[dict[str, str]], Path]

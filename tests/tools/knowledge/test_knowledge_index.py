@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.clock import ManualClock
+from contract.clock import ManualClock
 from tests.tools.knowledge.conftest import Folder
 from tools.knowledge.index import KnowledgeIndex, KnowledgeUnavailable, folder_signature
 from tools.knowledge.tool import BUNDLED_DOCS

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from harness.invocation_store import EvidenceStatus
+from contract.tool import PROJECTION_FAILED, SAFE_MESSAGES, failure_raw
+from contract.vocabulary import EvidenceStatus
 from tests.tools.knowledge.conftest import rag_budget
-from tools.contract import PROJECTION_FAILED, SAFE_MESSAGES, failure_raw
 from tools.knowledge.projector import ENVELOPE_KEYS, EVIDENCE_KEYS, RagResultProjector, excerpt_of
 from tools.knowledge.spec import KNOWLEDGE_UNAVAILABLE
 

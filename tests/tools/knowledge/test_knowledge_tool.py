@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from harness.clock import ManualClock
-from harness.invocation_store import EvidenceStatus
+from contract.clock import ManualClock
+from contract.tool import INVALID_ARGUMENTS, EvidenceTool
+from contract.vocabulary import EvidenceStatus
 from tests.tools.knowledge.conftest import Call, Folder, knowledge_settings, rag_budget
-from tools.contract import INVALID_ARGUMENTS, EvidenceTool
 from tools.knowledge.projector import ENVELOPE_KEYS, EVIDENCE_KEYS
 from tools.knowledge.spec import KNOWLEDGE_UNAVAILABLE, SAFE_MESSAGES
 from tools.knowledge.tool import BUNDLED_DOCS, LookupKnowledgeTool

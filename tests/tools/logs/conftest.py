@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from config.schema import LogsBudget, LogsToolSettings
-from harness.clock import ManualClock
-from tools.contract import Projection
+from contract.clock import ManualClock
+from contract.tool import Projection
 from tools.logs.tool import QueryLogsTool
 
 Call = Callable[..., tuple[dict[str, Any], Projection]]

@@ -188,6 +188,10 @@ def _history() -> Iterator[Event]:
     )
 
 
+POOL_EXHAUSTED_AGO = 1_494
+"""Seconds before now when the pool reached 50 of 50 (the first "Connection is not available" comes right after)."""
+
+
 def _incident(rng: random.Random) -> Iterator[Event]:
     """The last 30 minutes: pool exhaustion in order-service and what it causes around it."""
     yield _app(
@@ -198,8 +202,12 @@ def _incident(rng: random.Random) -> Iterator[Event]:
     )
     yield _app(1_745, "order-service", "DEBUG", "Redis ping ok url=redis://:hunter2@cache:6379/0 latency=2ms")
     for step, ago in enumerate(range(1_680, 0, -60)):
-        active = min(50, 38 + step)
-        waiting = 0 if active < 50 else rng.randint(17, 31)
+        if ago > POOL_EXHAUSTED_AGO:
+            active, waiting = 38 + step, 0
+        elif ago > 960:  # exhausted; drawn without the rng, so every later line keeps its seeded values
+            active, waiting = 50, 17 + ago // 60 % 15
+        else:
+            active, waiting = 50, rng.randint(17, 31)
         yield _app(
             ago,
             "order-service",

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from config.schema import LogsBudget
-from harness.clock import ManualClock, isoformat
+from contract.clock import ManualClock, isoformat
+from contract.tool import PROJECTION_FAILED, SAFE_MESSAGES, failure_raw
 from tests.tools.logs.conftest import Call, make_tool
-from tools.contract import PROJECTION_FAILED, SAFE_MESSAGES, failure_raw
 from tools.logs.fingerprint import normalise_level, template
 from tools.logs.projector import QueryLogsResultProjector
 

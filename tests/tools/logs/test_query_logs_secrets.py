@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from config.schema import LogsBudget
-from harness.clock import ManualClock
+from contract.clock import ManualClock
 from tests.tools.logs.conftest import Call, make_tool
 from tests.tools.logs.mock_logs_dataset import INJECTION, SEEDED_SECRETS
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from config.schema import LogsBudget
-from harness.clock import ManualClock
+from contract.clock import ManualClock
+from contract.tool import INVALID_ARGUMENTS, EvidenceTool, failure_of
 from tests.tools.logs.conftest import Call, make_tool
-from tools.contract import INVALID_ARGUMENTS, EvidenceTool, failure_of
 from tools.logs.matching import query_terms, required_hits
 from tools.logs.tool import LOGS_UNAVAILABLE, QueryLogsTool
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from config.schema import MysqlBudget
-from harness.invocation_store import EvidenceStatus
-from tools.contract import failure_raw
+from contract.tool import failure_raw
+from contract.vocabulary import EvidenceStatus
 from tools.mysql.projector import MysqlResultProjector
 
 ENVELOPE_KEYS = {"evidence_status", "tool_call_id", "scope", "columns", "rows", "returned_count", "truncated"}

@@ -10,7 +10,7 @@ import pytest
 
 from config import load_config
 from tools.mysql.tool import QueryMysqlTool
-from tools.registry import tool_spec
+from tools.registry import BUNDLED
 
 
 @pytest.fixture(scope="module")
@@ -95,7 +95,7 @@ def test_cancel_interrupts_a_running_sqlite_query(tool: QueryMysqlTool) -> None:
 
 
 def test_schema_offers_only_configured_data_sources() -> None:
-    parameters = tool_spec("query_mysql", load_config()).openai_tool()["function"]["parameters"]
+    parameters = BUNDLED["query_mysql"].spec(load_config()).openai_tool()["function"]["parameters"]
     assert set(parameters["properties"]) == {"data_source", "sql", "params"}
     assert parameters["properties"]["data_source"]["enum"] == ["order_readonly"]
     assert parameters["required"] == ["data_source", "sql"]

@@ -1,5 +1,0 @@
-"""The offline model: a deterministic, network-free ``ChatModel`` that is clearly not an LLM."""
-
-from harness.offline.model import LABEL, OfflineChatModel
-
-__all__ = ["LABEL", "OfflineChatModel"]
