@@ -10,7 +10,6 @@ from __future__ import annotations
 import hmac
 import json
 import logging
-import re
 import uuid
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
@@ -26,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from config.schema import AppConfig
 from gateway.backend import ChatBackend
+from gateway.chat_request import ChatRequest, ChatRequests, Rejection
 from gateway.openapi import openapi_document
 from harness.audit import AuditSink, RunFinished
 from harness.logs import bound
@@ -33,7 +33,6 @@ from harness.logs import bound
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).with_name("static")
-SESSION_ID = re.compile(r"^[A-Za-z0-9_\-]{8,64}$")
 ANONYMOUS = "anonymous"
 CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:"
 """The page loads nothing but its own files, and tool data can never run as script."""
@@ -53,6 +52,7 @@ class RequestRejected(Exception):
 
 def create_app(config: AppConfig, backend: ChatBackend, audit: AuditSink) -> Starlette:
     settings = config.gateway
+    requests = ChatRequests(settings.max_query_chars)
     keys = {principal: secret.reveal().encode() for principal, secret in settings.api_keys.items()}
 
     def principal_of(request: Request) -> str:
@@ -68,7 +68,7 @@ def create_app(config: AppConfig, backend: ChatBackend, audit: AuditSink) -> Sta
             raise RequestRejected(401, "UNAUTHORIZED", "API Key 无效")
         return matched[0]
 
-    async def read_body(request: Request) -> dict[str, Any]:
+    async def read_body(request: Request) -> Any:
         media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if media_type != "application/json":
             raise RequestRejected(415, "UNSUPPORTED_MEDIA_TYPE", "请求体必须是 application/json")
@@ -81,37 +81,21 @@ def create_app(config: AppConfig, backend: ChatBackend, audit: AuditSink) -> Sta
             if len(body) > settings.max_body_bytes:
                 raise RequestRejected(413, "BODY_TOO_LARGE", f"请求体不能超过 {settings.max_body_bytes} 字节")
         try:
-            data = json.loads(body)
+            return json.loads(body)
         except (ValueError, RecursionError):
             raise RequestRejected(400, "INVALID_JSON", "请求体不是合法的 JSON") from None
-        if not isinstance(data, dict):
-            raise RequestRejected(
-                422, "INVALID_REQUEST", '请求体必须是 JSON 对象：{"query": "...", "session_id": null}'
-            )
-        return data
 
-    def validated(data: dict[str, Any]) -> tuple[str, str | None]:
-        unknown = sorted(set(data) - {"query", "session_id"})
-        if unknown:
-            raise RequestRejected(
-                422, "INVALID_REQUEST", "不支持的字段：" + ", ".join(name[:40] for name in unknown[:5])
-            )
-        query, session_id = data.get("query"), data.get("session_id")
-        if not isinstance(query, str):
-            raise RequestRejected(422, "INVALID_REQUEST", "query 必须是字符串")
-        if not query.strip():
-            raise RequestRejected(422, "QUERY_EMPTY", "query 不能为空")
-        if len(query) > settings.max_query_chars:
-            raise RequestRejected(422, "QUERY_TOO_LONG", f"query 不能超过 {settings.max_query_chars} 个字符")
-        if session_id is not None and (not isinstance(session_id, str) or not SESSION_ID.match(session_id)):
-            raise RequestRejected(422, "INVALID_SESSION_ID", "session_id 必须是 8–64 位字母、数字、- 或 _")
-        return query.strip(), session_id
+    def validated(data: Any) -> ChatRequest:
+        try:
+            return requests.parse(data)
+        except Rejection as rejection:
+            raise RequestRejected(422, rejection.code, rejection.message) from None
 
     async def chat(request: Request) -> Response:
         try:
             principal = principal_of(request)
-            query, session_id = validated(await read_body(request))
-            session_id = session_id or uuid.uuid4().hex
+            body = validated(await read_body(request))
+            query, session_id = body.query, body.session_id or uuid.uuid4().hex
             if not await audit.claim_session(session_id, principal):
                 raise RequestRejected(403, "SESSION_FORBIDDEN", "该会话属于其他调用方")
         except RequestRejected as rejected:
@@ -148,7 +132,7 @@ def create_app(config: AppConfig, backend: ChatBackend, audit: AuditSink) -> Sta
         )
 
     async def openapi(request: Request) -> JSONResponse:
-        return JSONResponse(openapi_document(settings.max_query_chars))
+        return JSONResponse(openapi_document(requests.json_schema()))
 
     routes = [
         Route("/api/chat", chat, methods=["POST"]),

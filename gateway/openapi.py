@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 
-def openapi_document(max_query_chars: int) -> dict[str, Any]:
+def openapi_document(chat_request: dict[str, Any]) -> dict[str, Any]:
+    """``chat_request``: the JSON Schema of the chat request body (``ChatRequests.json_schema``)."""
     error = {
         "type": "object",
         "properties": {
@@ -22,7 +23,7 @@ def openapi_document(max_query_chars: int) -> dict[str, Any]:
         for status in (400, 401, 403, 413, 415, 422)
     }
     return {
-        "openapi": "3.0.3",
+        "openapi": "3.1.0",
         "info": {"title": "superbiz-harness gateway", "version": "1"},
         "paths": {
             "/api/chat": {
@@ -31,23 +32,7 @@ def openapi_document(max_query_chars: int) -> dict[str, Any]:
                     "security": [{"bearer": []}],
                     "requestBody": {
                         "required": True,
-                        "content": {
-                            "application/json": {
-                                "schema": {
-                                    "type": "object",
-                                    "additionalProperties": False,
-                                    "required": ["query"],
-                                    "properties": {
-                                        "query": {"type": "string", "minLength": 1, "maxLength": max_query_chars},
-                                        "session_id": {
-                                            "type": "string",
-                                            "nullable": True,
-                                            "pattern": "^[A-Za-z0-9_\\-]{8,64}$",
-                                        },
-                                    },
-                                }
-                            }
-                        },
+                        "content": {"application/json": {"schema": chat_request}},
                     },
                     "responses": {
                         "200": {

@@ -60,7 +60,8 @@ class StartRun(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     session_id: str = Field(min_length=1, max_length=64)
-    query: str = Field(min_length=1, max_length=4000)
+    query: str = Field(min_length=1)
+    """Bounded where it enters: the gateway's request model (``gateway.max-query-chars``)."""
     principal: str = Field(default="anonymous", max_length=128)
     run_id: str | None = None
 

@@ -10,9 +10,10 @@ import yaml
 from starlette.testclient import TestClient
 
 from config.loader import parse_config
-from config.schema import AppConfig
+from config.schema import AppConfig, GatewaySettings
 from gateway.app import create_app
 from harness.audit import MemoryAudit
+from harness.run import StartRun
 from tests.gateway.fake_backend import FakeBackend
 
 KEYS = {"KEY_OPS": "ops-secret-key-1", "KEY_DEV": "dev-secret-key-2"}
@@ -101,10 +102,20 @@ def test_bad_bodies_are_refused_before_any_stream(
     assert backend.calls == []
 
 
-def test_query_length_limit(backend: FakeBackend) -> None:
+def test_query_length_limit_is_the_one_the_openapi_document_states(backend: FakeBackend) -> None:
     with TestClient(create_app(config(**{"max-query-chars": 10}), backend, MemoryAudit())) as client:
-        error(post(client, {"query": "x" * 11}), 422, "QUERY_TOO_LONG")
-        assert post(client, {"query": "x" * 10}).status_code == 200
+        schema = client.get("/openapi.json").json()["paths"]["/api/chat"]["post"]["requestBody"]
+        limit = schema["content"]["application/json"]["schema"]["properties"]["query"]["maxLength"]
+        assert limit == 10
+        error(post(client, {"query": "x" * (limit + 1)}), 422, "QUERY_TOO_LONG")
+        assert post(client, {"query": "x" * limit}).status_code == 200
+
+
+def test_the_largest_configurable_query_is_accepted_by_the_run_too() -> None:
+    """The run has no limit of its own that a valid request could exceed after its stream has started."""
+    rules = GatewaySettings.model_fields["max_query_chars"].metadata
+    ceiling = next(rule.le for rule in rules if getattr(rule, "le", None) is not None)
+    assert StartRun(session_id="s-1", query="x" * ceiling).query == "x" * ceiling
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", ""])
