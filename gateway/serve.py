@@ -21,8 +21,8 @@ from harness.logs import configure_logging
 
 log = logging.getLogger(__name__)
 STARTUP_TIMEOUT_S = 30.0
-RAY_CLIENT_ATTEMPTS = 3
-RAY_CLIENT_RETRY_DELAY_S = 2.0
+RAY_CLIENT_ATTEMPTS = 5
+RAY_CLIENT_RETRY_DELAY_S = 3.0
 
 
 class ExposureRefused(Exception):
