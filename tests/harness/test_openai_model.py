@@ -1,13 +1,16 @@
-"""``OpenAIChatModel`` through the real OpenAI SDK, over real HTTP, against the scripted fake server."""
+"""``OpenAIChatModel`` over real HTTP: against the scripted fake server, and a bare socket server where the test
+needs to see connections or send what no well-behaved server would (an endless body, a redirect, a reset)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import re
 import socket
 import time
 import traceback
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -19,10 +22,11 @@ from harness.cancellation import CancellationToken
 from harness.deadline import Deadline
 from harness.errors import OperationFailed, RetriesExhausted
 from harness.model import ChatMessage, ChatModel, ModelRequest, Role, ToolCall
-from harness.openai_model import OpenAIChatModel, parse_completion
+from harness.openai_model import MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES, OpenAIChatModel, parse_completion
 from harness.retry import AttemptLog, FailureKind, HarnessRetryExecutor, RetryPolicy
 from tests.fake_openai import (
     FakeOpenAI,
+    Raw,
     Step,
     bad_tool_call_json,
     delay,
@@ -104,6 +108,94 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
+Answer = Callable[[asyncio.StreamWriter], Awaitable[None]]
+
+
+class RawServer:
+    """A bare HTTP/1.1 server on a free loopback port, in the test's event loop: it reads each request on a
+    connection and lets ``answer`` write whatever it likes; it counts connections and requests."""
+
+    def __init__(self, answer: Answer) -> None:
+        self._answer = answer
+        self._handlers: set[asyncio.Task[None]] = set()
+        self._writers: set[asyncio.StreamWriter] = set()
+        self.connections = 0
+        self.requests = 0
+        self.closed = asyncio.Event()
+        """Set when a connection has ended."""
+
+    async def __aenter__(self) -> RawServer:
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self.port = self._server.sockets[0].getsockname()[1]
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self._server.close()
+        for writer in self._writers:
+            writer.close()  # each handler then reads the end of its stream and returns
+        if self._handlers:
+            await asyncio.wait(self._handlers, timeout=5)
+        await self._server.wait_closed()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        handler = asyncio.current_task()
+        assert handler is not None
+        self._handlers.add(handler)
+        self._writers.add(writer)
+        self.connections += 1
+        try:
+            while True:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = re.search(rb"(?im)^content-length: *(\d+)", head)
+                await reader.readexactly(int(length.group(1)) if length else 0)
+                self.requests += 1
+                await self._answer(writer)
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass  # the client went away
+        finally:
+            writer.close()
+            self.closed.set()
+
+
+def answer(status: str, body: bytes, *headers: str) -> Answer:
+    async def write(writer: asyncio.StreamWriter) -> None:
+        head = [f"HTTP/1.1 {status}", f"Content-Length: {len(body)}", *headers]
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        await writer.drain()
+
+    return write
+
+
+def completion(content: str) -> bytes:
+    return json.dumps(reply(content).render({"model": "gpt-4o-mini"}, 1)).encode()
+
+
+async def endless_body(writer: asyncio.StreamWriter) -> None:
+    """A 200 whose chunked body never ends: only a client that stops reading gets past it."""
+    writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n")
+    chunk = b" " * 65536
+    while True:
+        writer.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        await writer.drain()
+
+
+async def hang_up(writer: asyncio.StreamWriter) -> None:
+    raise ConnectionResetError  # closes the connection without a word
+
+
+@contextlib.asynccontextmanager
+async def model_for(base_url: str) -> AsyncIterator[OpenAIChatModel]:
+    chat_model = OpenAIChatModel(settings(base_url))
+    try:
+        yield chat_model
+    finally:
+        await chat_model.aclose()
+
+
 # -- the happy path --------------------------------------------------------------------------------------
 
 
@@ -148,6 +240,9 @@ async def test_the_role_header_and_the_api_key_are_sent(fake: FakeOpenAI, model:
     assert sent.role == "guard"
     assert sent.headers["x-superbiz-role"] == "guard"
     assert sent.headers["authorization"] == f"Bearer {API_KEY}"
+    assert sent.headers["content-type"] == "application/json"
+    assert sent.headers["accept-encoding"] == "identity"
+    assert not [name for name in sent.headers if name.startswith("x-stainless")]
     assert fake.attempts("guard") == 1
 
 
@@ -219,7 +314,56 @@ async def test_missing_usage_counts_as_zero(fake: FakeOpenAI, model: OpenAIChatM
     assert (result.content, result.usage.input_tokens, result.usage.output_tokens, result.model) == ("hi", 0, 0, "")
 
 
-# -- transport failures: one attempt, never an SDK retry -------------------------------------------------
+# -- the connection --------------------------------------------------------------------------------------
+
+
+async def test_sequential_calls_share_one_connection() -> None:
+    ok = answer("200 OK", completion("ok"), "Content-Type: application/json")
+    async with RawServer(ok) as server, model_for(server.base_url) as chat_model:
+        for _ in range(3):
+            assert (await chat_model.complete(request(), timeout_s=10)).content == "ok"
+
+    assert (server.connections, server.requests) == (1, 3)
+
+
+async def test_concurrent_calls_run_side_by_side(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    fake.default("agent", lambda body: delay(0.2, reply("ok")))
+
+    started = time.monotonic()
+    replies = await asyncio.gather(*(model.complete(request(), timeout_s=10) for _ in range(20)))
+
+    assert time.monotonic() - started < 1.5  # one after another would take 4 s
+    assert [reply_.content for reply_ in replies] == ["ok"] * 20
+    assert fake.attempts("agent") == 20
+
+
+async def test_a_redirect_is_not_followed() -> None:
+    """Following it would be a second request the Harness never made; its status is reported instead."""
+    redirect = answer("307 Temporary Redirect", b"", "Location: http://127.0.0.1:9/v1/chat/completions")
+    async with RawServer(redirect) as server, model_for(server.base_url) as chat_model:
+        failure = await failure_of(chat_model)
+
+    assert (failure.kind, failure.detail) == (FailureKind.TRANSPORT, "HTTP 307 from the model endpoint")
+    assert server.requests == 1
+
+
+async def test_the_environment_configures_nothing(fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> None:
+    nowhere = f"http://127.0.0.1:{free_port()}"
+    for name in ("OPENAI_BASE_URL", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "all_proxy"):
+        monkeypatch.setenv(name, nowhere)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-from-the-environment")
+    for name in ("NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    fake.script("agent", reply("configured endpoint"))
+
+    async with model_for(fake.base_url) as chat_model:
+        result = await chat_model.complete(request(), timeout_s=10)
+
+    assert result.content == "configured endpoint"
+    assert fake.requests[0].headers["authorization"] == f"Bearer {API_KEY}"
+
+
+# -- transport failures: one attempt, never a retry ------------------------------------------------------
 
 
 @pytest.mark.parametrize("status", [500, 502, 503, 429, 408, 409, 400, 401])
@@ -272,6 +416,64 @@ async def test_connection_refused_is_transport() -> None:
 
     assert failure.kind == FailureKind.TRANSPORT
     assert f"127.0.0.1:{port}" in failure.detail
+
+
+async def test_a_connection_closed_without_an_answer_is_transport_after_one_request() -> None:
+    async with RawServer(hang_up) as server, model_for(server.base_url) as chat_model:
+        failure = await failure_of(chat_model)
+
+    assert failure.kind == FailureKind.TRANSPORT
+    assert failure.detail == f"cannot reach 127.0.0.1:{server.port} (RemoteProtocolError)"
+    assert server.requests == 1
+
+
+async def test_a_tls_failure_is_transport() -> None:
+    """``https://`` to a server that answers the TLS hello in plain HTTP: the handshake fails."""
+
+    async def plain_http(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(plain_http, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        async with model_for(f"https://127.0.0.1:{port}/v1") as chat_model:
+            failure = await failure_of(chat_model)
+    finally:
+        server.close()
+        await server.wait_closed()
+
+    assert failure.kind == FailureKind.TRANSPORT
+    assert failure.detail == f"cannot reach 127.0.0.1:{port} (ConnectError)"
+
+
+ERROR_CODES: dict[str, tuple[Any, str]] = {
+    "OpenAI's shape": ({"error": {"code": "model_not_found"}}, " (model_not_found)"),
+    "a bare code": ({"code": "overloaded"}, " (overloaded)"),
+    "a numeric code": ({"error": {"code": 1301}}, " (1301)"),
+    "a trailing newline": ({"error": {"code": "rate_limit_exceeded\n"}}, ""),
+    "a sentence": ({"error": {"code": "the model said no"}}, ""),
+    "no code": ({"error": {"message": "overloaded"}}, ""),
+    "a string error": ({"error": "overloaded"}, ""),
+    "a JSON list": ([{"code": "x"}], ""),
+    "text": ("Bad Gateway", ""),
+    "a body past MAX_ERROR_BODY_BYTES": (
+        {"error": {"code": "server_error", "message": "x" * MAX_ERROR_BODY_BYTES}},
+        "",
+    ),
+}
+
+
+@pytest.mark.parametrize(("body", "shown"), ERROR_CODES.values(), ids=ERROR_CODES.keys())
+async def test_only_a_short_code_like_error_code_is_kept(
+    fake: FakeOpenAI, model: OpenAIChatModel, body: Any, shown: str
+) -> None:
+    fake.script("agent", http_error(503, body) if isinstance(body, dict | str) else json_body(body, status=503))
+
+    failure = await failure_of(model)
+
+    assert (failure.kind, failure.detail) == (FailureKind.TRANSPORT, f"HTTP 503 from the model endpoint{shown}")
 
 
 async def test_a_reply_slower_than_the_timeout_is_timeout_after_about_the_timeout(
@@ -360,6 +562,42 @@ async def test_invalid_output(fake: FakeOpenAI, model: OpenAIChatModel, step: St
     assert failure.kind == FailureKind.INVALID_OUTPUT
     assert failure.detail
     assert fake.attempts("agent") == 1
+
+
+async def test_a_body_past_the_limit_is_not_read_to_its_end() -> None:
+    async with RawServer(endless_body) as server, model_for(server.base_url) as chat_model:
+        started = time.monotonic()
+        failure = await failure_of(chat_model, timeout_s=30)
+        elapsed = time.monotonic() - started
+        await asyncio.wait_for(server.closed.wait(), 5)
+
+    assert (failure.kind, failure.detail) == (FailureKind.INVALID_OUTPUT, "the reply is larger than 4096 KB")
+    assert elapsed < 10
+
+
+async def test_a_body_one_byte_past_the_limit_is_invalid_output(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    body = completion("ok")
+    fake.script("agent", Raw(200, body + b" " * (MAX_REPLY_BYTES + 1 - len(body))))
+
+    failure = await failure_of(model)
+
+    assert (failure.kind, failure.detail) == (FailureKind.INVALID_OUTPUT, "the reply is larger than 4096 KB")
+
+
+async def test_a_body_of_exactly_the_limit_is_read(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    body = completion("ok")
+    fake.script("agent", Raw(200, body + b" " * (MAX_REPLY_BYTES - len(body))))
+
+    assert (await model.complete(request(), timeout_s=10)).content == "ok"
+
+
+async def test_a_body_that_cannot_be_decoded_is_invalid_output() -> None:
+    """A server that compresses although asked not to, and sends a broken stream."""
+    broken = answer("200 OK", b"not gzip at all", "Content-Type: application/json", "Content-Encoding: gzip")
+    async with RawServer(broken) as server, model_for(server.base_url) as chat_model:
+        failure = await failure_of(chat_model)
+
+    assert (failure.kind, failure.detail) == (FailureKind.INVALID_OUTPUT, "the reply body cannot be decoded")
 
 
 @pytest.mark.parametrize("arguments", ['{"password": "model-wrote-this', "[1, 2]", '"service=order"', ""])
