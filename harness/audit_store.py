@@ -12,9 +12,11 @@ Four tables (``init_schema`` creates them):
 Audit records carry metadata, never prompts or raw tool responses. ``previous_turn`` and ``last_turn`` are
 read back from ``diagnosis_run`` (§4.6): its ``published_result`` is the truth source of ``previous_turn``.
 
-Every database call runs in a worker thread (``asyncio.to_thread``) on a small pool. SQLite serialises its
-writers anyway; here the store serialises its own calls with a lock (an in-memory ``sqlite://`` database is
-one shared connection).
+Writes go through a group commit (``harness/audit_writer.py``): each one returns once the transaction holding
+it has committed, and every write pending at a commit shares it (one INSERT per table, then the finishes), so
+a run's writes cost a fraction of a commit each under load. Reads run in a worker thread (``asyncio.to_thread``)
+on a small pool and see every acknowledged write. SQLite serialises its writers anyway; here the store
+serialises its own calls with a lock (an in-memory ``sqlite://`` database is one shared connection).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import functools
 import json
 import logging
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,6 +41,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Index,
+    Insert,
     Integer,
     MetaData,
     String,
@@ -53,8 +56,8 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.dialects import mysql
-from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.dialects import mysql, sqlite
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.schema import CreateIndex, CreateTable, ExecutableDDLElement
@@ -64,6 +67,7 @@ from contract.clock import Clock, SystemClock
 from contract.secrets import redact
 from harness.agent import PreviousTurn
 from harness.audit import ModelStep, RunFinished, RunStarted, ToolInvocation
+from harness.audit_writer import GroupCommitWriter, WriteStats
 
 log = logging.getLogger(__name__)
 
@@ -195,6 +199,16 @@ TABLES = tuple(METADATA.tables)
 """The audit tables, in the order a reader meets them."""
 
 
+AuditRecord = RunStarted | ModelStep | ToolInvocation | RunFinished
+
+
+@dataclass(frozen=True)
+class _Write:
+    record: AuditRecord
+    at: datetime
+    """The store's clock when the write was asked for: ``created_at`` of a model step or tool invocation."""
+
+
 class AuditSchemaError(Exception):
     """The database holds an audit table that lacks columns this version writes: it needs a migration."""
 
@@ -320,6 +334,101 @@ def _create_engine(url: URL) -> Engine:
     )
 
 
+# -- the rows of a batch -----------------------------------------------------------------------------------------
+
+
+def _touch_session_statement(sqlite_backend: bool) -> Insert:
+    """Insert a session, or move the ``last_active_at`` of an existing one (never its owner)."""
+    if sqlite_backend:
+        upsert = sqlite.insert(chat_session)
+        return upsert.on_conflict_do_update(
+            index_elements=[chat_session.c.session_id], set_={"last_active_at": upsert.excluded.last_active_at}
+        )
+    mysql_upsert = mysql.insert(chat_session)
+    return mysql_upsert.on_duplicate_key_update(last_active_at=mysql_upsert.inserted.last_active_at)
+
+
+def _session_touches(started: Sequence[RunStarted]) -> list[dict[str, Any]]:
+    """One row per session: a new session belongs to the principal of its first run and was active at its last;
+    sorted by id so that concurrent writers lock sessions in one order."""
+    sessions: dict[str, dict[str, Any]] = {}
+    for record in started:
+        moment = _db_time(record.started_at)
+        row = sessions.setdefault(
+            record.session_id, {"session_id": record.session_id, "principal": record.principal, "created_at": moment}
+        )
+        row["last_active_at"] = moment
+    return [sessions[session_id] for session_id in sorted(sessions)]
+
+
+def _started_row(record: RunStarted) -> dict[str, Any]:
+    return {
+        "run_id": record.run_id,
+        "session_id": record.session_id,
+        "principal": record.principal,
+        "query": audit_text(record.query, MAX_TEXT_CHARS),
+        "status": "RUNNING",
+        "started_at": _db_time(record.started_at),
+    }
+
+
+def _step_row(record: ModelStep, at: datetime) -> dict[str, Any]:
+    return {
+        "run_id": record.run_id,
+        "session_id": record.session_id,
+        "step_index": record.step_index,
+        "agent_name": _clip(record.role, 32),
+        "has_tool_call": record.has_tool_call,
+        "duration_ms": record.duration_ms,
+        "input_tokens": record.input_tokens,
+        "output_tokens": record.output_tokens,
+        "token_count": record.input_tokens + record.output_tokens,
+        "outcome": _clip(record.outcome, 64),
+        "created_at": _db_time(at),
+    }
+
+
+def _finish_runs(connection: Connection, finished: Sequence[RunFinished]) -> None:
+    """A run has one terminal state: the first finish is kept (e.g. over a gateway's later SUPERVISOR_LOST). Each
+    finish that lands takes its session's next ``finish_seq``, in arrival order."""
+    last_seq: dict[str, int] = {
+        session_id: seq or 0
+        for session_id, seq in connection.execute(
+            select(diagnosis_run.c.session_id, func.max(diagnosis_run.c.finish_seq))
+            .where(diagnosis_run.c.session_id.in_(sorted({record.session_id for record in finished})))
+            .group_by(diagnosis_run.c.session_id)
+        )
+    }
+    for record in finished:
+        seq = last_seq.get(record.session_id, 0) + 1
+        updated = connection.execute(
+            update(diagnosis_run)
+            .where(diagnosis_run.c.run_id == record.run_id, diagnosis_run.c.release_outcome.is_(None))
+            .values(
+                intent=_clip(record.intent, 32),
+                status=record.status,
+                release_outcome=record.status,
+                fallback_type=_clip(record.fallback_type, 64),
+                fallback_reason=_clip(record.fallback_reason, 128),
+                published_result=dict(record.published_result) if record.published_result else None,
+                guard_verdict=_clip(record.guard_verdict, 32),
+                guard_reason=audit_text(record.guard_reason, MAX_GUARD_REASON_CHARS),
+                model_calls=record.model_calls,
+                input_tokens=record.input_tokens,
+                output_tokens=record.output_tokens,
+                total_tokens=record.input_tokens + record.output_tokens,
+                tool_call_count=record.tool_calls,
+                total_duration_ms=record.duration_ms,
+                finished_at=_db_time(record.finished_at),
+                finish_seq=seq,
+            )
+        ).rowcount
+        if updated:
+            last_seq[record.session_id] = seq
+        else:
+            log.warning("run finished without an open started record", extra={"run_id": record.run_id})
+
+
 # -- the store -------------------------------------------------------------------------------------------------
 
 
@@ -334,6 +443,8 @@ class SqlAuditStore:
         self._sqlite = url.get_backend_name() == "sqlite"
         self._engine = _create_engine(url)
         self._lock = threading.Lock()
+        self._touch_session = _touch_session_statement(self._sqlite)
+        self._writer = GroupCommitWriter(self._engine, self._write_batch, self._serialised)
 
     @property
     def url(self) -> str:
@@ -345,7 +456,13 @@ class SqlAuditStore:
         return self._engine
 
     def close(self) -> None:
+        """Commit the pending writes, then release the connections."""
+        self._writer.close()
         self._engine.dispose()
+
+    def write_stats(self) -> WriteStats:
+        """Commits made and writes committed so far (e.g. commits per run in a benchmark)."""
+        return self._writer.stats()
 
     # -- schema ----------------------------------------------------------------------------------------------
 
@@ -408,16 +525,16 @@ class SqlAuditStore:
     # -- AuditSink: writes ------------------------------------------------------------------------------------
 
     async def run_started(self, record: RunStarted) -> None:
-        await self._call(self._run_started, record)
+        await self._writer.write(_Write(record, self._clock.now()))
 
     async def model_step(self, record: ModelStep) -> None:
-        await self._call(self._model_step, record)
+        await self._writer.write(_Write(record, self._clock.now()))
 
     async def tool_invoked(self, record: ToolInvocation) -> None:
-        await self._call(self._tool_invoked, record)
+        await self._writer.write(_Write(record, self._clock.now()))
 
     async def run_finished(self, record: RunFinished) -> None:
-        await self._call(self._run_finished, record)
+        await self._writer.write(_Write(record, self._clock.now()))
 
     # -- AuditSink: reads -------------------------------------------------------------------------------------
 
@@ -472,109 +589,42 @@ class SqlAuditStore:
         else:
             yield
 
-    def _run_started(self, record: RunStarted) -> None:
-        started = _db_time(record.started_at)
-        self._touch_session(record.session_id, record.principal, started)
-        with self._engine.begin() as connection:
-            connection.execute(
-                insert(diagnosis_run).values(
-                    run_id=record.run_id,
-                    session_id=record.session_id,
-                    principal=record.principal,
-                    query=audit_text(record.query, MAX_TEXT_CHARS),
-                    status="RUNNING",
-                    started_at=started,
-                )
-            )
+    def _write_batch(self, connection: Connection, writes: Sequence[_Write]) -> None:
+        """Write ``writes`` in one transaction: the sessions and started runs, the model steps and the tool
+        invocations as one multi-row INSERT per table, then each finish in arrival order."""
+        started = [write.record for write in writes if isinstance(write.record, RunStarted)]
+        if started:
+            connection.execute(self._touch_session, _session_touches(started))
+            connection.execute(insert(diagnosis_run), [_started_row(record) for record in started])
+        steps = [_step_row(write.record, write.at) for write in writes if isinstance(write.record, ModelStep)]
+        if steps:
+            connection.execute(insert(agent_step), steps)
+        tools = [self._tool_row(write.record, write.at) for write in writes if isinstance(write.record, ToolInvocation)]
+        if tools:
+            connection.execute(insert(tool_invocation), tools)
+        finished = [write.record for write in writes if isinstance(write.record, RunFinished)]
+        if finished:
+            _finish_runs(connection, finished)
 
-    def _touch_session(self, session_id: str, principal: str, moment: datetime) -> None:
-        """Insert the session if it is new, else move its ``last_active_at`` (never its owner)."""
-        touch = update(chat_session).where(chat_session.c.session_id == session_id).values(last_active_at=moment)
-        with self._engine.begin() as connection:
-            if connection.execute(touch).rowcount:
-                return
-        try:
-            with self._engine.begin() as connection:
-                connection.execute(
-                    insert(chat_session).values(
-                        session_id=session_id, principal=principal, created_at=moment, last_active_at=moment
-                    )
-                )
-        except IntegrityError:  # created meanwhile by a concurrent claim
-            with self._engine.begin() as connection:
-                connection.execute(touch)
-
-    def _model_step(self, record: ModelStep) -> None:
-        with self._engine.begin() as connection:
-            connection.execute(
-                insert(agent_step).values(
-                    run_id=record.run_id,
-                    session_id=record.session_id,
-                    step_index=record.step_index,
-                    agent_name=_clip(record.role, 32),
-                    has_tool_call=record.has_tool_call,
-                    duration_ms=record.duration_ms,
-                    input_tokens=record.input_tokens,
-                    output_tokens=record.output_tokens,
-                    token_count=record.input_tokens + record.output_tokens,
-                    outcome=_clip(record.outcome, 64),
-                    created_at=_db_time(self._clock.now()),
-                )
-            )
-
-    def _tool_invoked(self, record: ToolInvocation) -> None:
-        with self._engine.begin() as connection:
-            connection.execute(
-                insert(tool_invocation).values(
-                    session_id=record.session_id,
-                    run_id=record.run_id,
-                    step_id=None,
-                    tool_name=_clip(record.tool_name, 64),
-                    input_params=audit_params(record.input_params),
-                    output_preview=audit_text(record.output_preview, self._settings.preview_chars),
-                    output_length=record.output_length,
-                    is_truncated=record.is_truncated,
-                    retrieval_details={"evidence_status": record.evidence_status, "tool_call_id": record.tool_call_id},
-                    duration_ms=record.duration_ms,
-                    success=record.success,
-                    error_message=audit_text(record.error_message, MAX_ERROR_MESSAGE_CHARS),
-                    created_at=_db_time(self._clock.now()),
-                    tool_call_id=audit_text(record.tool_call_id, 128),
-                    evidence_status=_clip(record.evidence_status, 32),
-                    error_code=_clip(record.error_code, 64),
-                )
-            )
-
-    def _run_finished(self, record: RunFinished) -> None:
-        """A run has one terminal state: the first finish is kept (e.g. over a gateway's later SUPERVISOR_LOST)."""
-        with self._engine.begin() as connection:
-            last = connection.execute(
-                select(func.max(diagnosis_run.c.finish_seq)).where(diagnosis_run.c.session_id == record.session_id)
-            ).scalar()
-            updated = connection.execute(
-                update(diagnosis_run)
-                .where(diagnosis_run.c.run_id == record.run_id, diagnosis_run.c.release_outcome.is_(None))
-                .values(
-                    intent=_clip(record.intent, 32),
-                    status=record.status,
-                    release_outcome=record.status,
-                    fallback_type=_clip(record.fallback_type, 64),
-                    fallback_reason=_clip(record.fallback_reason, 128),
-                    published_result=dict(record.published_result) if record.published_result else None,
-                    guard_verdict=_clip(record.guard_verdict, 32),
-                    guard_reason=audit_text(record.guard_reason, MAX_GUARD_REASON_CHARS),
-                    model_calls=record.model_calls,
-                    input_tokens=record.input_tokens,
-                    output_tokens=record.output_tokens,
-                    total_tokens=record.input_tokens + record.output_tokens,
-                    tool_call_count=record.tool_calls,
-                    total_duration_ms=record.duration_ms,
-                    finished_at=_db_time(record.finished_at),
-                    finish_seq=(last or 0) + 1,
-                )
-            ).rowcount
-        if not updated:
-            log.warning("run finished without an open started record", extra={"run_id": record.run_id})
+    def _tool_row(self, record: ToolInvocation, at: datetime) -> dict[str, Any]:
+        return {
+            "session_id": record.session_id,
+            "run_id": record.run_id,
+            "step_id": None,
+            "tool_name": _clip(record.tool_name, 64),
+            "input_params": audit_params(record.input_params),
+            "output_preview": audit_text(record.output_preview, self._settings.preview_chars),
+            "output_length": record.output_length,
+            "is_truncated": record.is_truncated,
+            "retrieval_details": {"evidence_status": record.evidence_status, "tool_call_id": record.tool_call_id},
+            "duration_ms": record.duration_ms,
+            "success": record.success,
+            "error_message": audit_text(record.error_message, MAX_ERROR_MESSAGE_CHARS),
+            "created_at": _db_time(at),
+            "tool_call_id": audit_text(record.tool_call_id, 128),
+            "evidence_status": _clip(record.evidence_status, 32),
+            "error_code": _clip(record.error_code, 64),
+        }
 
     def _latest_finished(self, session_id: str, *columns: Any, diagnosis_only: bool = False) -> Any:
         query = select(*columns).where(
