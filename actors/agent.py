@@ -13,33 +13,39 @@ from harness.model import ModelReply, ModelRequest, ToolCall
 
 
 class SupervisorGateway:
-    """``AgentGateway`` over actor messages to the run's supervisor."""
+    """``AgentGateway`` over actor messages to the run's supervisor: one per model call (carrying the plan made
+    just before it) and one per turn's tool calls."""
 
     def __init__(self, supervisor: ActorHandle, run_id: str) -> None:
         self._supervisor = supervisor
         self._run_id = run_id
+        self._plan: list[str] | None = None
 
     async def model(self, request: ModelRequest) -> ModelReply:
-        reply: ModelReply = await self._supervisor.model_call.remote(self._run_id, request)
+        plan, self._plan = self._plan, None
+        reply: ModelReply = await self._supervisor.model_call.remote(self._run_id, request, plan)
         return reply
 
-    async def tool(self, call: ToolCall) -> dict[str, Any]:
-        result: dict[str, Any] = await self._supervisor.tool_call.remote(self._run_id, call)
-        return result
+    async def tools(self, calls: Sequence[ToolCall]) -> list[dict[str, Any]]:
+        results: list[dict[str, Any]] = await self._supervisor.tool_calls.remote(self._run_id, list(calls))
+        return results
 
     async def plan(self, steps: Sequence[str]) -> None:
-        await self._supervisor.report_plan.remote(self._run_id, list(steps))
+        self._plan = list(steps)
 
 
 class DiagnosisAgentActor:
     def __init__(self) -> None:
         self._agent = DiagnosisAgent()
 
-    async def investigate(self, task: AgentTask, supervisor: ActorHandle) -> str | None:
+    async def investigate(self, task: AgentTask, supervisor: ActorHandle, forget: list[str]) -> str | None:
+        """``forget``: runs of this supervisor that ended since its last investigate here."""
+        self.forget(forget)
         return await self._agent.investigate(task, SupervisorGateway(supervisor, task.run_id))
 
     async def repair(self, run_id: str, failures: list[str], supervisor: ActorHandle) -> str | None:
         return await self._agent.repair(run_id, failures, SupervisorGateway(supervisor, run_id))
 
-    async def forget(self, run_id: str) -> None:
-        self._agent.forget(run_id)
+    def forget(self, run_ids: list[str]) -> None:
+        for run_id in run_ids:
+            self._agent.forget(run_id)

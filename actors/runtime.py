@@ -9,6 +9,7 @@ them dies with the gateway (or supervisor) that created it. They live until the 
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -33,7 +34,7 @@ STARTUP_TIMEOUT_S = 60.0
 RESTART_WAIT_S = 15.0
 RESTART_POLL_S = 0.1
 FETCH_WAIT_S = 10.0
-"""How long one fetch waits for the run's next event (long polling)."""
+"""How long one poll waits for the next event of the runs it follows (long polling)."""
 
 
 def _named(cls: type, namespace: str, name: str, *args: Any, concurrency: int = 1000, **options: Any) -> ActorHandle:
@@ -130,21 +131,69 @@ def shutdown_runtime(config: AppConfig) -> int:
     return killed
 
 
+class RunGone(Exception):
+    """The supervisor no longer holds the run (it restarted since the run was opened)."""
+
+
+class EventPump:
+    """One reader of one supervisor: a loop that polls the events of every run this client opened there, in
+    one call, and hands each run its batch. It runs while it follows a run, and stops when it follows none."""
+
+    def __init__(self, supervisor: ActorHandle) -> None:
+        self._supervisor = supervisor
+        self.reader = uuid.uuid4().hex
+        self._queues: dict[str, asyncio.Queue[list[RunEvent] | BaseException]] = {}
+        self._opened: set[str] = set()
+        self._task: asyncio.Task[None] | None = None
+
+    def follow(self, run_id: str) -> asyncio.Queue[list[RunEvent] | BaseException]:
+        queue: asyncio.Queue[list[RunEvent] | BaseException] = asyncio.Queue()
+        self._queues[run_id] = queue
+        return queue
+
+    def opened(self, run_id: str) -> None:
+        """The supervisor holds the run now: poll for it (a run it does not hold any more is gone)."""
+        self._opened.add(run_id)
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._pump())
+
+    def unfollow(self, run_id: str) -> None:
+        self._queues.pop(run_id, None)
+        self._opened.discard(run_id)
+
+    async def _pump(self) -> None:
+        while self._opened:
+            try:
+                answer = await self._supervisor.poll.remote(self.reader, list(self._opened), FETCH_WAIT_S)
+            except RayError as error:
+                for run_id in list(self._opened):
+                    self._queues[run_id].put_nowait(error)
+                    self.unfollow(run_id)
+                return
+            for run_id, batch in answer.items():
+                queue = self._queues.get(run_id)
+                if queue is not None:
+                    queue.put_nowait(batch if batch is not None else RunGone(run_id))
+
+
 class HarnessClient:
     """``async for event in client.chat(session_id, query)``: one run's events, always well-formed.
 
     The metadata event goes out at once, before the supervisor is reached (this client names the run). The
-    rest is long-polled (``open`` then ``fetch``), not streamed: Ray Client (``ray://``) cannot stream, and
-    one protocol serves both. Stopping the iteration early (a client disconnect) closes, and so cancels, the
-    run. If the supervisor dies mid-run the client still ends the stream with ``failure`` + ``done(FAILED)``
-    instead of hanging. A supervisor that Ray is restarting is waited for (up to ``RESTART_WAIT_S``) and the
-    run opened again: Ray fails, rather than queues, a call to a restarting actor when ``max_task_retries`` is 0.
+    rest is long-polled: per supervisor (and event loop) one ``EventPump`` polls the events of all the runs
+    this client opened there, so an event costs a fraction of a message; Ray Client (``ray://``) cannot
+    stream, and one protocol serves both. Stopping the iteration early (a client disconnect) closes, and so
+    cancels, the run. If the supervisor dies mid-run the client still ends the stream with ``failure`` +
+    ``done(FAILED)`` instead of hanging. A supervisor that Ray is restarting is waited for (up to
+    ``RESTART_WAIT_S``) and the run opened again: Ray fails, rather than queues, a call to a restarting actor
+    when ``max_task_retries`` is 0.
     """
 
     def __init__(self, config: AppConfig) -> None:
         self._supervisors = ensure_runtime(config)
         check_runtime(config, self._supervisors)
         self.model_label = model_label(config.model)
+        self._pumps: dict[tuple[int, asyncio.AbstractEventLoop], EventPump] = {}
 
     async def readiness(self) -> dict[str, bool]:
         """Ray up, every supervisor answering, and each supervisor's Redis and audit store reachable."""
@@ -160,32 +209,41 @@ class HarnessClient:
         return checks
 
     async def chat(self, session_id: str, query: str, principal: str = "anonymous") -> AsyncIterator[RunEvent]:
-        supervisor = self._supervisors[pick(session_id, len(self._supervisors))]
+        index = pick(session_id, len(self._supervisors))
+        supervisor, pump = self._supervisors[index], self._pump(index)
         run_id = new_run_id()
         start = StartRun(session_id=session_id, query=query, principal=principal, run_id=run_id)
         sequence = EventSequence()
         yield sequence.accept(events.metadata(session_id, run_id, model=self.model_label))
+        batches = pump.follow(run_id)
         try:
             try:
-                batch = await supervisor.open.remote(start)
+                await supervisor.open.remote(start, pump.reader)
             except ActorUnavailableError:  # being restarted: Ray refused the call without running it
                 await _answering(supervisor)
-                batch = await supervisor.open.remote(start)
-            cursor, batch = 1, batch[1:]  # its metadata went out already
-            while True:
-                for data in batch:
-                    yield sequence.accept(RunEvent.model_validate(data))
-                cursor += len(batch)
-                if sequence.finished:
-                    return
-                batch = await supervisor.fetch.remote(run_id, cursor, FETCH_WAIT_S)
-        except RayError:
+                await supervisor.open.remote(start, pump.reader)
+            pump.opened(run_id)
+            while not sequence.finished:
+                batch = await batches.get()
+                if isinstance(batch, BaseException):
+                    raise batch
+                for event in batch:
+                    yield sequence.accept(event)
+        except (RayError, RunGone):
             if not sequence.finished:
                 for event in self._broken(sequence):
                     yield event
         finally:
+            pump.unfollow(run_id)
             if not sequence.finished:  # the client left: stop the run (a no-op if it never opened)
                 supervisor.close.remote(run_id)
+
+    def _pump(self, index: int) -> EventPump:
+        key = (index, asyncio.get_running_loop())
+        pump = self._pumps.get(key)
+        if pump is None:
+            pump = self._pumps[key] = EventPump(self._supervisors[index])
+        return pump
 
     @staticmethod
     def _broken(sequence: EventSequence) -> list[RunEvent]:

@@ -1,9 +1,10 @@
 """RunSupervisor actor: owns its runs (``harness.run.Run``) and hands out their events.
 
 It is the only actor that talks to the model endpoint, the invocation store, the tool actors and the guard
-pool for a run; the agent reaches the model and the tools through ``model_call`` / ``tool_call`` here. A
-client opens a run (``open``), long-polls its events (``fetch``) and closes it if it stops reading
-(``close``); a client that neither fetches nor closes for ``ray.client-lease`` is gone. Either way the run is
+pool for a run; the agent reaches the model and the tools through ``model_call`` / ``tool_calls`` here (one
+message per model call, one per turn's tool calls). A gateway opens a run (``open``) for one of its readers,
+which polls the events of all its runs at once (``poll``), and closes a run whose client stopped reading
+(``close``); a reader that neither polls nor closes for ``ray.client-lease`` is gone. Either way the run is
 cancelled: the agent's task, its in-flight model request, its tool calls (a running MySQL query is killed)
 and the guard request.
 """
@@ -31,6 +32,7 @@ from harness import events
 from harness.agent import AgentGateway, AgentTask
 from harness.audit import AuditSink
 from harness.audit_store import SqlAuditStore
+from harness.events import RunEvent
 from harness.invocation_store import InvocationStore
 from harness.logs import bound, configure_logging
 from harness.model import ModelReply, ModelRequest, ToolCall
@@ -38,7 +40,7 @@ from harness.ports import GuardAttempt, Remote
 from harness.redis_client import connect_redis
 from harness.run import Run, RunServices, StartRun
 from harness.run_context import new_run_id
-from harness.run_feed import RunFeed
+from harness.run_feed import FeedHub, RunFeed
 from harness.semantic_guard import GuardRequest
 from tools.registry import configured_kinds
 
@@ -47,10 +49,7 @@ log = logging.getLogger(__name__)
 STOP_GRACE_S = 10.0
 """After a cancel, how long the supervisor waits for the run to record CANCELLED before giving up."""
 REAP_INTERVAL_S = 1.0
-
-
-class UnknownRun(Exception):
-    """No such run here: it ended and was fetched, its client was gone, or this supervisor restarted since."""
+FORGET_FLUSH_S = 5.0
 
 
 def _remote(ref: Any) -> Remote[Any]:
@@ -76,21 +75,36 @@ class RayToolPort:
 
 
 class RayAgentPort:
+    """Runs go to the agent actors by run id. A finished run's conversation is forgotten on the agent's next
+    ``investigate`` (one message fewer per run), or after ``FORGET_FLUSH_S`` when no run follows."""
+
     def __init__(self, agents: Sequence[ActorHandle], supervisor: ActorHandle) -> None:
         self._agents = list(agents)
         self._supervisor = supervisor
+        self._finished: dict[int, list[str]] = {}
+        self._flush: asyncio.TimerHandle | None = None
 
-    def _agent(self, run_id: str) -> ActorHandle:
-        return self._agents[pick(run_id, len(self._agents))]
+    def _index(self, run_id: str) -> int:
+        return pick(run_id, len(self._agents))
 
     def investigate(self, task: AgentTask, gateway: AgentGateway) -> Remote[str | None]:
-        return _remote(self._agent(task.run_id).investigate.remote(task, self._supervisor))
+        index = self._index(task.run_id)
+        forget = self._finished.pop(index, [])
+        return _remote(self._agents[index].investigate.remote(task, self._supervisor, forget))
 
     def repair(self, run_id: str, failures: Sequence[str], gateway: AgentGateway) -> Remote[str | None]:
-        return _remote(self._agent(run_id).repair.remote(run_id, list(failures), self._supervisor))
+        return _remote(self._agents[self._index(run_id)].repair.remote(run_id, list(failures), self._supervisor))
 
     def forget(self, run_id: str) -> None:
-        self._agent(run_id).forget.remote(run_id)
+        self._finished.setdefault(self._index(run_id), []).append(run_id)
+        if self._flush is None:
+            self._flush = asyncio.get_running_loop().call_later(FORGET_FLUSH_S, self._forget_now)
+
+    def _forget_now(self) -> None:
+        self._flush = None
+        finished, self._finished = self._finished, {}
+        for index, run_ids in finished.items():
+            self._agents[index].forget.remote(run_ids)
 
 
 class RayGuardPort:
@@ -137,44 +151,36 @@ class RunSupervisor:
             metrics=RayRunMetrics(),
         )
         self._runs: dict[str, Run] = {}
-        self._feeds: dict[str, RunFeed] = {}
+        self._feeds = FeedHub(config.ray.client_lease, config.ray.event_linger)
         self._drivers: dict[str, asyncio.Future[None]] = {}
         self._reaper: asyncio.Future[None] | None = None
         self._slots = asyncio.Semaphore(config.ray.max_active_runs)
 
-    async def open(self, start: StartRun) -> list[dict[str, Any]]:
-        """Start a run; returns its first events (metadata, and QUEUED when it must wait for a slot).
+    async def open(self, start: StartRun, reader: str) -> None:
+        """Start a run whose events ``reader`` will poll for (its metadata event is the caller's to send).
 
-        The run itself starts when one of ``max-active-runs`` slots is free (its deadline starts then).
+        The run itself starts when one of ``max-active-runs`` slots is free (its deadline starts then); until
+        then its feed holds QUEUED.
         """
         run_id = start.run_id or new_run_id()
         start = start.model_copy(update={"run_id": run_id})
-        feed = RunFeed(self._config.ray.client_lease)
-        feed.append(events.metadata(start.session_id, run_id, model=self._services.model.label).model_dump())
+        feed = self._feeds.open(reader, run_id)
         if self._slots.locked():
-            feed.append(events.status("QUEUED").model_dump())
-        self._feeds[run_id] = feed
+            feed.append(events.status("QUEUED"))
         self._drivers[run_id] = asyncio.ensure_future(self._drive(start, feed))
         if self._reaper is None:
             self._reaper = asyncio.ensure_future(self._reap())
-        return await self.fetch(run_id, 0, 0)
 
-    async def fetch(self, run_id: str, cursor: int, wait_s: float) -> list[dict[str, Any]]:
-        """The run's events after the first ``cursor``; waits up to ``wait_s`` when there are none yet."""
-        feed = self._feeds.get(run_id)
-        if feed is None:
-            raise UnknownRun(run_id)
-        batch = await feed.fetch(cursor, wait_s)
-        if feed.delivered:
-            self._feeds.pop(run_id, None)
-        return batch
+    async def poll(self, reader: str, following: list[str], wait_s: float) -> dict[str, list[RunEvent] | None]:
+        """The new events of every run ``reader`` opened here (``FeedHub.poll``)."""
+        return await self._feeds.poll(reader, following, wait_s)
 
     async def close(self, run_id: str) -> None:
         """The client stopped reading: cancel the run (it is recorded CANCELLED)."""
         self._stop(run_id, "CLIENT_DISCONNECTED")
 
     def _stop(self, run_id: str, reason: str) -> None:
-        self._feeds.pop(run_id, None)
+        self._feeds.drop(run_id)
         run = self._runs.get(run_id)
         if run is not None:
             run.cancel(reason)
@@ -192,12 +198,12 @@ class RunSupervisor:
                 try:
                     event = await run.events.get()
                     while event.event != "done":
-                        feed.append(event.model_dump())
+                        feed.append(event)
                         event = await run.events.get()
                     try:
                         await execution  # the run is recorded before its client hears that it is done
                     finally:
-                        feed.append(event.model_dump())
+                        feed.append(event)
                 except asyncio.CancelledError:
                     run.cancel("CLIENT_DISCONNECTED")
                     with contextlib.suppress(Exception, asyncio.CancelledError):
@@ -210,27 +216,27 @@ class RunSupervisor:
             self._drivers.pop(run_id, None)
 
     async def _reap(self) -> None:
-        """Cancel the runs whose client is gone; forget feeds nobody will read."""
+        """Cancel the runs whose client is gone and forget their feeds."""
         while True:
             await asyncio.sleep(REAP_INTERVAL_S)
-            for run_id, feed in list(self._feeds.items()):
-                if feed.abandoned:
-                    with bound(run_id=run_id):
-                        log.warning("run abandoned by its client", extra={"code": "CLIENT_LOST"})
-                    self._stop(run_id, "CLIENT_LOST")
+            for run_id in self._feeds.abandoned():
+                with bound(run_id=run_id):
+                    log.warning("run abandoned by its client", extra={"code": "CLIENT_LOST"})
+                self._stop(run_id, "CLIENT_LOST")
 
-    async def model_call(self, run_id: str, request: ModelRequest) -> ModelReply:
+    async def model_call(self, run_id: str, request: ModelRequest, plan: list[str] | None = None) -> ModelReply:
+        """One agent turn's model call; ``plan`` carries the Diagnosis Plan the agent made just before it."""
         run = self._runs[run_id]
         with bound(run.ctx.session_id, run_id):
+            if plan:
+                await run.plan(plan)
             return await run.model(request)
 
-    async def tool_call(self, run_id: str, call: ToolCall) -> dict[str, Any]:
+    async def tool_calls(self, run_id: str, calls: list[ToolCall]) -> list[dict[str, Any]]:
+        """Every tool call of one agent turn, run together; the agent_results in the same order."""
         run = self._runs[run_id]
         with bound(run.ctx.session_id, run_id):
-            return await run.tool(call)
-
-    async def report_plan(self, run_id: str, steps: list[str]) -> None:
-        await self._runs[run_id].plan(steps)
+            return await run.tools(calls)
 
     async def readiness(self) -> dict[str, bool]:
         return {"redis": await self._services.store.ping(), "audit": await self._services.audit.ping()}

@@ -16,30 +16,15 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tests.actors.runtime_support import diagnosis_turn
 from tests.fake_openai import FakeOpenAI, delay, reply
-from tests.harness.run_support import GOOD_DRAFT, KNOWLEDGE, LOGS, MYSQL, PLAN
+from tests.harness.run_support import GOOD_DRAFT
 
 MODEL_CALLS_PER_RUN = 6
 """router 1 + agent 4 (plan, two tool turns, draft) + guard 1."""
-
-
-def _arguments(call: tuple[str, str, dict[str, Any]]) -> tuple[str, str, str]:
-    return call[0], call[1], json.dumps(call[2], ensure_ascii=False)
-
-
-def _agent_step(body: dict[str, Any]) -> Any:
-    turns = sum(1 for message in body["messages"] if message["role"] == "assistant")
-    if turns == 0:
-        return reply(json.dumps(PLAN, ensure_ascii=False), usage=(900, 60))
-    if turns == 1:
-        return reply(None, [_arguments(KNOWLEDGE), _arguments(LOGS)], usage=(1200, 80))
-    if turns == 2:
-        return reply(None, [_arguments(MYSQL)], usage=(3000, 90))
-    return reply(json.dumps(GOOD_DRAFT, ensure_ascii=False), usage=(4000, 400))
 
 
 def serve(delay_ms: float) -> FakeOpenAI:
@@ -47,7 +32,7 @@ def serve(delay_ms: float) -> FakeOpenAI:
     seconds = delay_ms / 1000
     steps = {
         "router": lambda body: reply(json.dumps({"intent": "DIAGNOSIS"}), usage=(300, 10)),
-        "agent": _agent_step,
+        "agent": diagnosis_turn,
         "guard": lambda body: reply(json.dumps({"verdict": "SUPPORTED", "reason": "ok"}), usage=(2500, 20)),
         "repair": lambda body: reply(json.dumps(GOOD_DRAFT, ensure_ascii=False), usage=(4000, 400)),
     }

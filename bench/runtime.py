@@ -20,6 +20,7 @@ import asyncio
 import os
 import statistics
 import sys
+import tempfile
 import time
 import uuid
 from collections import Counter
@@ -32,22 +33,33 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import ray
 import yaml
 from fake_llm import MODEL_CALLS_PER_RUN, FakeLlmProcess
+from ray.util.state import summarize_tasks
 
 from actors.local import local_services
 from actors.model_factory import build_model
 from actors.runtime import HarnessClient
 from config.loader import BUNDLED_DEFAULT, parse_config
-from config.schema import AppConfig
+from config.schema import AppConfig, RaySettings
+from harness.audit_store import SqlAuditStore
+from harness.events import done, status
 from harness.run import Run, StartRun
-from harness.run_feed import RunFeed
+from harness.run_feed import FeedHub, RunFeed
 from tests.services import RedisServer
 
 QUERY = "订单 order-123 支付超时，帮我排查"
+EVENTS_PER_RUN = 14
+"""Events of one run of the script after its metadata (statuses, content, done), as the floor replays them."""
+LINGER_S = RaySettings().event_linger
+
+
+AUDIT_DIR = tempfile.TemporaryDirectory(prefix="bench-runtime-")
+"""The audit store of every system in the bench: one SQLite file, as the default configuration has it."""
 
 
 def bench_config(redis_url: str, base_url: str, **ray_settings: Any) -> AppConfig:
     data = yaml.safe_load(BUNDLED_DEFAULT.read_text())
     data["redis"] = {"url": redis_url}
+    data["audit"] = {"url": f"sqlite:///{AUDIT_DIR.name}/audit.db"}
     data["model"] = {"provider": "openai", "base-url": base_url, "api-key": "${BENCH_KEY}", "timeout-s": 30}
     data["ray"] = {"namespace": f"bench-{uuid.uuid4().hex[:8]}", **ray_settings}
     data["tools"] = {name: {"concurrency": 16, "max-pending": 1000} for name in ("lookup_knowledge", "query_logs")}
@@ -85,6 +97,32 @@ async def wave(client: HarnessClient, concurrency: int, runs: int) -> tuple[list
     return [latency for latency, _ in results], elapsed, bad
 
 
+class TaskCounts:
+    """Actor calls per method name, from Ray's task events (workers report them to the GCS about once a second)."""
+
+    SETTLE_S = 3.0
+
+    def __init__(self) -> None:
+        self._before = self.take()
+
+    @staticmethod
+    def take() -> Counter[str]:
+        time.sleep(TaskCounts.SETTLE_S)
+        summary = summarize_tasks(raise_on_missing_output=False)["cluster"]["summary"]
+        return Counter({name: sum(entry["state_counts"].values()) for name, entry in summary.items()})
+
+    def since(self) -> Counter[str]:
+        after = self.take()
+        counts = after - self._before
+        self._before = after
+        return Counter({name: count for name, count in counts.items() if not name.endswith("__init__")})
+
+
+def per_run(counts: Counter[str], runs: int) -> str:
+    methods = ", ".join(f"{name.split('.', 1)[1]} {count / runs:.1f}" for name, count in counts.most_common())
+    return f"{sum(counts.values()) / runs:.1f} ({methods})"
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -107,95 +145,94 @@ class EchoGuard:
 
 @ray.remote(num_cpus=0)
 class EchoAgent:
-    async def investigate(self, supervisor: Any) -> str:
+    """The agent's messages of the 4-step script: a model call per turn (the plan rides on the second), one
+    ``tool_calls`` per tool turn."""
+
+    async def investigate(self, supervisor: Any, forget: list[str]) -> str:
         for turn in range(4):
             await supervisor.model_call.remote(turn)
-            if turn == 0:
-                await supervisor.report_plan.remote()
-            if turn == 1:
-                await asyncio.gather(supervisor.tool_call.remote(1), supervisor.tool_call.remote(2))
-            if turn == 2:
-                await supervisor.tool_call.remote(3)
+            if turn in (1, 2):
+                await supervisor.tool_calls.remote(2 if turn == 1 else 1)
         return "draft"
 
 
 @ray.remote(num_cpus=0)
 class EchoSupervisor:
-    """The real supervisor's protocol (open, then long-polled fetches) around echo actors."""
+    """The real supervisor's protocol (open, then polls of a reader) around echo actors."""
 
-    def __init__(self, agent: Any, tool: Any, guard: Any) -> None:
-        self._agent, self._tool, self._guard = agent, tool, guard
-        self._feeds: dict[int, RunFeed] = {}
-        self._drivers: dict[int, asyncio.Task[None]] = {}
-        self._runs = 0
+    def __init__(self, agent: Any, tools: list[Any], guard: Any) -> None:
+        self._agent, self._tools, self._guard = agent, tools, guard
+        self._feeds = FeedHub(60, LINGER_S)
+        self._drivers: set[asyncio.Future[None]] = set()
 
-    async def open(self, events: int) -> tuple[int, list[dict[str, Any]]]:
-        self._runs += 1
-        feed = self._feeds[self._runs] = RunFeed(60)
-        feed.append({"event": "metadata"})
-        self._drivers[self._runs] = asyncio.ensure_future(self._drive(self._runs, feed, events))
-        return self._runs, await feed.fetch(0, 0)
+    async def open(self, events: int) -> str:
+        run_id = f"run-{len(self._drivers)}-{uuid.uuid4().hex[:6]}"
+        driver = asyncio.ensure_future(self._drive(self._feeds.open("echo", run_id), events))
+        self._drivers.add(driver)
+        driver.add_done_callback(self._drivers.discard)
+        return run_id
 
-    async def fetch(self, run: int, cursor: int) -> list[dict[str, Any]]:
-        batch = await self._feeds[run].fetch(cursor, 10)
-        if self._feeds[run].delivered:
-            del self._feeds[run]
-        return batch
+    async def poll(self, following: list[str]) -> dict[str, Any]:
+        return await self._feeds.poll("echo", following, 10)
 
-    async def _drive(self, run: int, feed: RunFeed, events: int) -> None:
+    async def _drive(self, feed: RunFeed, events: int) -> None:
         me = ray.get_runtime_context().current_actor
-        await self._agent.investigate.remote(me)
+        await self._agent.investigate.remote(me, [])
         await self._guard.evaluate.remote(None, 1.0)
         for _ in range(events - 2):
-            feed.append({"event": "status"})
-        feed.append({"event": "done"})
-        del self._drivers[run]
+            feed.append(status("ANSWERING"))
+        feed.append(done("SUCCESS"))
 
     async def model_call(self, turn: int) -> dict[str, Any]:
         return {"turn": turn}
 
-    async def report_plan(self) -> None:
-        return None
-
-    async def tool_call(self, number: int) -> dict[str, Any]:
-        return await self._tool.execute.remote(f"c{number}", {})
+    async def tool_calls(self, count: int) -> list[dict[str, Any]]:
+        return list(
+            await asyncio.gather(*(tool.execute.remote(f"c{n}", {}) for n, tool in enumerate(self._tools[:count])))
+        )
 
 
 async def floor(runs: int, events: int) -> list[float]:
-    tool, guard = EchoTool.remote(), EchoGuard.remote()
-    supervisor = EchoSupervisor.remote(EchoAgent.remote(), tool, guard)
+    supervisor = EchoSupervisor.remote(EchoAgent.remote(), [EchoTool.remote() for _ in range(3)], EchoGuard.remote())
     latencies = []
     for _ in range(runs + 3):
         started = time.perf_counter()
-        run, batch = await supervisor.open.remote(events)
-        cursor, finished = len(batch), False
+        run_id = await supervisor.open.remote(events)
+        finished = False
         while not finished:
-            batch = await supervisor.fetch.remote(run, cursor)
-            cursor += len(batch)
-            finished = any(event["event"] == "done" for event in batch)
+            batch = (await supervisor.poll.remote([run_id])).get(run_id) or []
+            finished = any(event.event == "done" for event in batch)
         latencies.append(time.perf_counter() - started)
     return latencies[3:]
 
 
 async def in_process(redis_url: str, runs: int) -> float:
-    """p50 of the same runs with the same Harness code and no Ray (actors.local ports), zero model delay."""
+    """p50 of the same runs with the same Harness code and no Ray (actors.local ports, the same SQLite audit
+    store), zero model delay."""
     with FakeLlmProcess(0) as fake:
         config = bench_config(redis_url, fake.base_url)
-        services = local_services(config, build_model(config.model))
+        audit = SqlAuditStore(config.audit)
+        audit.init_schema()
+        services = local_services(config, build_model(config.model), audit=audit)
         latencies = []
         for _ in range(runs + 3):
             started = time.perf_counter()
             status = await Run(services, StartRun(session_id="bench", query=QUERY)).execute()
             assert status.value == "SUCCESS"
             latencies.append(time.perf_counter() - started)
+        audit.close()
         return statistics.median(latencies[3:])
 
 
 async def main(delays: list[float], levels: list[int], quick: bool) -> None:
     with RedisServer() as redis_server:
-        floor_latencies = await floor(10 if quick else 50, 20)
+        counts = TaskCounts()
+        floor_runs = 10 if quick else 50
+        floor_latencies = await floor(floor_runs, EVENTS_PER_RUN)
         floor_p50 = statistics.median(floor_latencies)
+        floor_messages = counts.since()
         print(f"Ray floor (echo actors, same messages per run): p50 {floor_p50 * 1e3:.1f} ms")
+        print(f"  actor calls per run: {per_run(floor_messages, floor_runs + 3)}")
         local_p50 = await in_process(redis_server.url, 10 if quick else 30)
         print(f"Same Harness in-process (no Ray, zero delay): p50 {local_p50 * 1e3:.1f} ms\n")
         print(
@@ -211,7 +248,9 @@ async def main(delays: list[float], levels: list[int], quick: bool) -> None:
                     await one_run(client, "warmup")
                 for level in levels:
                     runs = max(level, 10 if quick else 20) if level == 1 else level
+                    counts = TaskCounts()
                     latencies, elapsed, bad = await wave(client, level, runs)
+                    messages = counts.since()
                     p50 = statistics.median(latencies)
                     injected = MODEL_CALLS_PER_RUN * delay_ms / 1000
                     ideal = f"{level / injected:>12.1f}" if injected else f"{'∞':>12}"
@@ -220,6 +259,7 @@ async def main(delays: list[float], levels: list[int], quick: bool) -> None:
                         f"{percentile(latencies, 0.99) * 1e3:>5.1f} ms | {(p50 - injected) * 1e3:>9.1f} ms | {ideal} | "
                         f"{sum(bad.values())} {dict(bad) if bad else ''}"
                     )
+                    print(f"{'':>6} | actor calls per run: {per_run(messages, runs)}")
                     if delay_ms == 0 and level == 1:
                         r1_zero_p50 = p50
         if r1_zero_p50 is not None:
@@ -236,7 +276,8 @@ if __name__ == "__main__":
     parser.add_argument("--quick", action="store_true", help="fewer runs (smoke test)")
     args = parser.parse_args()
     os.environ.setdefault("RAY_DEDUP_LOGS", "0")
-    ray.init(address="local", include_dashboard=False, log_to_driver=False, configure_logging=False)
+    # The dashboard serves Ray's state API, which counts the actor calls.
+    ray.init(address="local", include_dashboard=True, log_to_driver=False, configure_logging=False)
     try:
         asyncio.run(
             main([float(d) for d in args.delays.split(",")], [int(c) for c in args.concurrency.split(",")], args.quick)

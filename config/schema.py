@@ -718,6 +718,11 @@ class RaySettings(Section):
         default=duration("60s"),
         description="A run whose gateway has not fetched its events for this long is cancelled (the gateway is gone).",
     )
+    event_linger: Annotated[Duration, Field(ge=0, le=1)] = Field(
+        default=duration("20ms"),
+        description="Once a gateway's poll finds a new event, how long it waits for more before it returns (never "
+        "past a run's done event): a run's events then travel in a few messages rather than one each.",
+    )
     max_restarts: Annotated[int, Field(ge=-1)] = Field(
         default=-1,
         description="Restarts of a dead actor (-1: always). Calls are never retried by Ray: a tool call or an agent "

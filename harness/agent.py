@@ -9,7 +9,7 @@ conversation, given the EvidenceGuard's failures. No thoughts are requested, kep
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import json
 from collections.abc import Sequence
 from importlib import resources
@@ -33,6 +33,7 @@ REPAIR_INSTRUCTION = (
 )
 
 
+@functools.cache
 def diagnosis_prompt() -> str:
     return resources.files("harness.prompts").joinpath("diagnosis.md").read_text(encoding="utf-8")
 
@@ -70,7 +71,8 @@ class AgentGateway(Protocol):
 
     async def model(self, request: ModelRequest) -> ModelReply: ...
 
-    async def tool(self, call: ToolCall) -> dict[str, Any]: ...
+    async def tools(self, calls: Sequence[ToolCall]) -> list[dict[str, Any]]:
+        """Every tool call of one turn; their agent_results in the same order."""
 
     async def plan(self, steps: Sequence[str]) -> None: ...
 
@@ -110,7 +112,7 @@ class DiagnosisAgent:
             conversation.append(reply.message())
             if not reply.tool_calls:
                 return reply.content
-            results = await asyncio.gather(*(gateway.tool(call) for call in reply.tool_calls))
+            results = await gateway.tools(reply.tool_calls)
             for call, result in zip(reply.tool_calls, results, strict=True):
                 conversation.append(
                     ChatMessage(role="tool", tool_call_id=call.id, content=json.dumps(result, ensure_ascii=False))

@@ -406,7 +406,11 @@ class Run:
         self.ctx.budget.record_tokens(reply.usage.input_tokens, reply.usage.output_tokens)
         return reply
 
-    async def tool(self, call: ToolCall) -> dict[str, Any]:
+    async def tools(self, calls: Sequence[ToolCall]) -> list[dict[str, Any]]:
+        """One turn's tool calls, run together; their agent_results in the same order."""
+        return list(await asyncio.gather(*(self._tool(call) for call in calls)))
+
+    async def _tool(self, call: ToolCall) -> dict[str, Any]:
         try:
             return await self._tool_boundary.call(call)
         except BudgetExhausted as exhausted:

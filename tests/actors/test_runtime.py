@@ -17,28 +17,23 @@ from actors.runtime import HarnessClient, RuntimeMismatch, runtime_actor_names
 from gateway.cli import main
 from harness.audit_store import SqlAuditStore
 from harness.run import StartRun
-from tests.actors.runtime_support import FAKE_KEY, arguments, collect, names, payload, ray_config
+from tests.actors.runtime_support import (
+    FAKE_KEY,
+    SUPPORTED,
+    collect,
+    names,
+    payload,
+    ray_config,
+    script_diagnosis,
+)
 from tests.fake_openai import FakeOpenAI, hang, reply
-from tests.harness.run_support import GOOD_DRAFT, KNOWLEDGE, LOGS, MYSQL, PLAN, QUERY
-
-SUPPORTED = json.dumps({"verdict": "SUPPORTED", "reason": "ok"})
+from tests.harness.run_support import PLAN, QUERY
 
 
 @pytest.fixture
 def fake() -> Iterator[FakeOpenAI]:
     with FakeOpenAI() as server:
         yield server
-
-
-def script_diagnosis(fake: FakeOpenAI) -> None:
-    fake.script("router", reply(json.dumps({"intent": "DIAGNOSIS"})))
-    fake.script(
-        "agent",
-        reply(json.dumps(PLAN, ensure_ascii=False)),
-        reply(None, [(KNOWLEDGE[0], KNOWLEDGE[1], arguments(KNOWLEDGE[2])), (LOGS[0], LOGS[1], arguments(LOGS[2]))]),
-        reply(None, [(MYSQL[0], MYSQL[1], arguments(MYSQL[2]))]),
-        reply(json.dumps(GOOD_DRAFT, ensure_ascii=False), usage=(120, 80)),
-    )
 
 
 async def test_a_diagnosis_runs_across_the_actors(
@@ -92,10 +87,10 @@ async def test_a_run_whose_client_stops_fetching_is_cancelled_after_the_lease(
     runtimes.append(config)
     HarnessClient(config)
     supervisor = ray.get_actor(supervisor_name(0), namespace=config.ray.namespace)
-    [metadata] = await supervisor.open.remote(StartRun(session_id="s-lost", query=QUERY))
-    run_id, cursor = metadata["data"]["run_id"], 1
+    run_id = "run-lost-client"
+    await supervisor.open.remote(StartRun(session_id="s-lost", query=QUERY, run_id=run_id), "reader-lost")
     while fake.attempts("agent") < 2:  # a client that reads for a while, then vanishes without closing
-        cursor += len(await supervisor.fetch.remote(run_id, cursor, 0.1))
+        await supervisor.poll.remote("reader-lost", [run_id], 0.1)
     audit = SqlAuditStore(config.audit)
     try:
         row = None
@@ -106,8 +101,7 @@ async def test_a_run_whose_client_stops_fetching_is_cancelled_after_the_lease(
             await asyncio.sleep(0.1)
         assert row is not None and (row["status"], row["release_outcome"]) == ("CANCELLED", "CANCELLED")
         assert await asyncio.to_thread(fake.wait_for_disconnects, 1, 10)
-        with pytest.raises(ray.exceptions.RayTaskError, match="UnknownRun"):
-            await supervisor.fetch.remote(run_id, 1, 0)
+        assert await supervisor.poll.remote("reader-lost", [run_id], 0) == {run_id: None}
     finally:
         audit.close()
 

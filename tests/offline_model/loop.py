@@ -4,6 +4,7 @@ demo data, the real EvidenceGuard and snapshot, and a tiny gateway in between (n
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,7 +49,10 @@ class DemoGateway:
         self.replies.append(reply)
         return reply
 
-    async def tool(self, call: ToolCall) -> dict[str, Any]:
+    async def tools(self, calls: Sequence[ToolCall]) -> list[dict[str, Any]]:
+        return [self._tool(call) for call in calls]
+
+    def _tool(self, call: ToolCall) -> dict[str, Any]:
         assert call.id not in self.records, f"tool_call_id {call.id} reused"
         self.calls.append(call)
         args = json.loads(call.arguments)
