@@ -21,6 +21,7 @@ A failure raw becomes the ERROR envelope with its code; a malformed raw becomes 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -184,12 +185,15 @@ class QueryLogsResultProjector:
     def _events(self, raw_events: list[_RawEvent]) -> tuple[list[_Event], bool]:
         events: list[_Event] = []
         clipped_any = False
+        # services and many messages repeat within a result: each distinct text is redacted and templated once
+        redacted = functools.cache(lambda text: redact(text)[0])
+        template_of = functools.cache(template)
         for raw in sorted(raw_events, key=lambda event: event.timestamp):
-            full_message, _ = redact(raw.message)
+            full_message = redacted(raw.message)
             message, clipped = clip(full_message, self._budget.max_message_chars)
-            service, service_clipped = clip(redact(raw.service)[0], MAX_SERVICE_CHARS)
+            service, service_clipped = clip(redacted(raw.service), MAX_SERVICE_CHARS)
             level = normalise_level(raw.level)
-            events.append(_Event(raw.timestamp, level, service, message, severity(level), template(full_message)))
+            events.append(_Event(raw.timestamp, level, service, message, severity(level), template_of(full_message)))
             clipped_any = clipped_any or clipped or service_clipped
         return events, clipped_any
 
