@@ -1,4 +1,4 @@
-"""CPU per model call of ``OpenAIChatModel`` (httpx2 + orjson) next to the official OpenAI SDK, over real HTTP.
+"""CPU per model call of ``OpenAIChatModel`` (aiohttp + orjson) next to the official OpenAI SDK, over real HTTP.
 
 The requests are the six a diagnosis run sends (router, the agent's four turns with the diagnosis prompt, tool
 definitions and tool results, the guard), captured from one in-process run and sent in turn. The endpoint is the
@@ -28,7 +28,6 @@ from typing import Any, Protocol
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import httpx2
 import openai
 import orjson
 from fake_llm import FakeLlmProcess
@@ -62,13 +61,13 @@ class SdkBaseline:
         )
 
     async def complete(self, request: ModelRequest, timeout_s: float) -> ModelReply:
-        response = await self._client.post(
+        body = await self._client.post(
             "/chat/completions",
-            cast_to=httpx2.Response,
+            cast_to=bytes,
             body=chat_body(self._settings, request),
             options={"headers": {ROLE_HEADER: request.role}},
         )
-        return parse_completion(response.content)
+        return parse_completion(body)
 
     async def aclose(self) -> None:
         await self._client.close()

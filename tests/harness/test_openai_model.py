@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
 import json
 import re
 import socket
+import ssl
 import time
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from datetime import UTC, datetime, timedelta
+from ipaddress import IPv4Address
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +23,7 @@ import pytest
 from config.schema import ModelSettings
 from config.secrets import Secret
 from contract.clock import SystemClock
+from harness import openai_model
 from harness.cancellation import CancellationToken
 from harness.deadline import Deadline
 from harness.errors import OperationFailed, RetriesExhausted
@@ -113,19 +119,20 @@ Answer = Callable[[asyncio.StreamWriter], Awaitable[None]]
 
 class RawServer:
     """A bare HTTP/1.1 server on a free loopback port, in the test's event loop: it reads each request on a
-    connection and lets ``answer`` write whatever it likes; it counts connections and requests."""
+    connection and lets ``answer`` write whatever it likes; it counts connections and keeps each request's head."""
 
-    def __init__(self, answer: Answer) -> None:
+    def __init__(self, answer: Answer, tls: ssl.SSLContext | None = None) -> None:
         self._answer = answer
+        self._tls = tls
         self._handlers: set[asyncio.Task[None]] = set()
         self._writers: set[asyncio.StreamWriter] = set()
         self.connections = 0
-        self.requests = 0
+        self.heads: list[bytes] = []
         self.closed = asyncio.Event()
         """Set when a connection has ended."""
 
     async def __aenter__(self) -> RawServer:
-        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0, ssl=self._tls)
         self.port = self._server.sockets[0].getsockname()[1]
         return self
 
@@ -138,8 +145,12 @@ class RawServer:
         await self._server.wait_closed()
 
     @property
+    def requests(self) -> int:
+        return len(self.heads)
+
+    @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
+        return f"{'https' if self._tls else 'http'}://127.0.0.1:{self.port}/v1"
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         handler = asyncio.current_task()
@@ -152,10 +163,10 @@ class RawServer:
                 head = await reader.readuntil(b"\r\n\r\n")
                 length = re.search(rb"(?im)^content-length: *(\d+)", head)
                 await reader.readexactly(int(length.group(1)) if length else 0)
-                self.requests += 1
+                self.heads.append(head)
                 await self._answer(writer)
-        except (asyncio.IncompleteReadError, ConnectionError):
-            pass  # the client went away
+        except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
+            pass  # the client went away, or refused the certificate
         finally:
             writer.close()
             self.closed.set()
@@ -185,6 +196,45 @@ async def endless_body(writer: asyncio.StreamWriter) -> None:
 
 async def hang_up(writer: asyncio.StreamWriter) -> None:
     raise ConnectionResetError  # closes the connection without a word
+
+
+def raw(data: bytes) -> Answer:
+    """An answer of ``data`` as it is, well-formed or not."""
+
+    async def write(writer: asyncio.StreamWriter) -> None:
+        writer.write(data)
+        await writer.drain()
+
+    return write
+
+
+def untrusted_tls(directory: Path) -> ssl.SSLContext:
+    """A server context whose certificate names 127.0.0.1 but is signed by nobody a trust store holds."""
+    x509 = pytest.importorskip("cryptography.x509")
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(x509.oid.NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.now(UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=1))
+        .not_valid_after(now + timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(IPv4Address("127.0.0.1"))]), critical=False)
+        .sign(key, hashes.SHA256())
+    )
+    (directory / "cert.pem").write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    (directory / "key.pem").write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(directory / "cert.pem", directory / "key.pem")
+    return context
 
 
 @contextlib.asynccontextmanager
@@ -363,6 +413,72 @@ async def test_the_environment_configures_nothing(fake: FakeOpenAI, monkeypatch:
     assert fake.requests[0].headers["authorization"] == f"Bearer {API_KEY}"
 
 
+async def test_no_cookie_is_kept() -> None:
+    ok = answer("200 OK", completion("ok"), "Content-Type: application/json", "Set-Cookie: session=abc; Path=/")
+    async with RawServer(ok) as server, model_for(f"http://localhost:{server.port}/v1") as chat_model:
+        for _ in range(2):  # a host name: a cookie jar takes no cookie from an IP address
+            await chat_model.complete(request(), timeout_s=10)
+
+    assert [re.search(rb"(?im)^cookie:", head) for head in server.heads] == [None, None]
+
+
+async def test_a_call_may_wait_for_a_pooled_connection_longer_than_a_connect_may_take(
+    fake: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The wait for a free connection has the call's whole time limit, not ``MAX_CONNECT_TIMEOUT_S``."""
+    monkeypatch.setattr(openai_model, "MAX_CONNECTIONS", 1)
+    monkeypatch.setattr(openai_model, "MAX_CONNECT_TIMEOUT_S", 0.1)
+    fake.default("agent", lambda body: delay(0.3, reply("ok")))
+
+    async with model_for(fake.base_url) as chat_model:
+        started = time.monotonic()
+        replies = await asyncio.gather(*(chat_model.complete(request(), timeout_s=5) for _ in range(2)))
+
+    assert [reply_.content for reply_ in replies] == ["ok", "ok"]
+    assert time.monotonic() - started >= 0.6  # one connection: the second call waited for the first
+
+
+def test_a_model_built_outside_any_loop_serves_each_loop_it_is_used_in(fake: FakeOpenAI) -> None:
+    fake.default("agent", lambda body: reply("ok"))
+    chat_model = OpenAIChatModel(settings(fake.base_url))
+
+    async def call_and_close() -> str | None:
+        try:
+            return (await chat_model.complete(request(), timeout_s=10)).content
+        finally:
+            await chat_model.aclose()
+
+    assert [asyncio.run(call_and_close()) for _ in range(2)] == ["ok", "ok"]
+
+
+async def test_loops_in_two_threads_each_have_their_own_session(fake: FakeOpenAI, model: OpenAIChatModel) -> None:
+    fake.default("agent", lambda body: delay(0.2, reply("ok")))
+
+    async def call_and_close() -> str | None:
+        try:
+            return (await model.complete(request(), timeout_s=10)).content
+        finally:
+            await model.aclose()
+
+    elsewhere = asyncio.to_thread(asyncio.run, call_and_close())
+    here = model.complete(request(), timeout_s=10)
+    other, this = await asyncio.gather(elsewhere, here)
+
+    assert (other, this.content) == ("ok", "ok")
+
+
+async def test_aclose_closes_the_connections_and_a_later_call_opens_new_ones() -> None:
+    ok = answer("200 OK", completion("ok"), "Content-Type: application/json")
+    async with RawServer(ok) as server, model_for(server.base_url) as chat_model:
+        await chat_model.complete(request(), timeout_s=10)
+        await chat_model.aclose()
+        await asyncio.wait_for(server.closed.wait(), 5)
+
+        assert (await chat_model.complete(request(), timeout_s=10)).content == "ok"
+
+    assert (server.connections, server.requests) == (2, 2)
+
+
 # -- transport failures: one attempt, never a retry ------------------------------------------------------
 
 
@@ -423,7 +539,7 @@ async def test_a_connection_closed_without_an_answer_is_transport_after_one_requ
         failure = await failure_of(chat_model)
 
     assert failure.kind == FailureKind.TRANSPORT
-    assert failure.detail == f"cannot reach 127.0.0.1:{server.port} (RemoteProtocolError)"
+    assert failure.detail == f"cannot reach 127.0.0.1:{server.port} (ServerDisconnectedError)"
     assert server.requests == 1
 
 
@@ -445,7 +561,42 @@ async def test_a_tls_failure_is_transport() -> None:
         await server.wait_closed()
 
     assert failure.kind == FailureKind.TRANSPORT
-    assert failure.detail == f"cannot reach 127.0.0.1:{port} (ConnectError)"
+    assert failure.detail == f"cannot reach 127.0.0.1:{port} (ClientConnectorSSLError)"
+
+
+async def test_a_certificate_no_trust_store_holds_is_transport(tmp_path: Path) -> None:
+    ok = answer("200 OK", completion("ok"), "Content-Type: application/json")
+    async with RawServer(ok, untrusted_tls(tmp_path)) as server, model_for(server.base_url) as chat_model:
+        failure = await failure_of(chat_model)
+
+    assert (failure.kind, failure.detail) == (
+        FailureKind.TRANSPORT,
+        f"cannot reach 127.0.0.1:{server.port} (ClientConnectorCertificateError)",
+    )
+    assert server.requests == 0
+
+
+NOT_QUITE_HTTP: dict[str, tuple[bytes, str]] = {
+    "not HTTP": (b"garbage\r\n\r\n", "ClientResponseError"),
+    "a body cut short": (
+        b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n{}",
+        "ClientPayloadError",
+    ),
+    "a broken chunk": (b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n", "ClientResponseError"),
+}
+
+
+@pytest.mark.parametrize(("data", "error"), NOT_QUITE_HTTP.values(), ids=NOT_QUITE_HTTP.keys())
+async def test_a_reply_that_is_not_quite_http_is_transport(data: bytes, error: str) -> None:
+    async def write_and_close(writer: asyncio.StreamWriter) -> None:
+        await raw(data)(writer)
+        writer.close()
+
+    async with RawServer(write_and_close) as server, model_for(server.base_url) as chat_model:
+        failure = await failure_of(chat_model)
+
+    assert (failure.kind, failure.detail) == (FailureKind.TRANSPORT, f"cannot reach 127.0.0.1:{server.port} ({error})")
+    assert failure.__context__ is None
 
 
 ERROR_CODES: dict[str, tuple[Any, str]] = {
@@ -591,13 +742,14 @@ async def test_a_body_of_exactly_the_limit_is_read(fake: FakeOpenAI, model: Open
     assert (await model.complete(request(), timeout_s=10)).content == "ok"
 
 
-async def test_a_body_that_cannot_be_decoded_is_invalid_output() -> None:
-    """A server that compresses although asked not to, and sends a broken stream."""
-    broken = answer("200 OK", b"not gzip at all", "Content-Type: application/json", "Content-Encoding: gzip")
-    async with RawServer(broken) as server, model_for(server.base_url) as chat_model:
+@pytest.mark.parametrize("body", [gzip.compress(completion("ok")), b"not gzip at all"], ids=["gzip", "broken gzip"])
+async def test_a_compressed_body_is_invalid_output_and_never_inflated(body: bytes) -> None:
+    """A server that compresses although asked not to: inflating would let a small body grow past the limit."""
+    compressed = answer("200 OK", body, "Content-Type: application/json", "Content-Encoding: gzip")
+    async with RawServer(compressed) as server, model_for(server.base_url) as chat_model:
         failure = await failure_of(chat_model)
 
-    assert (failure.kind, failure.detail) == (FailureKind.INVALID_OUTPUT, "the reply body cannot be decoded")
+    assert (failure.kind, failure.detail) == (FailureKind.INVALID_OUTPUT, "the reply body is compressed")
 
 
 @pytest.mark.parametrize("arguments", ['{"password": "model-wrote-this', "[1, 2]", '"service=order"', ""])
@@ -661,6 +813,19 @@ async def test_the_model_is_usable_after_a_cancelled_call(fake: FakeOpenAI, mode
         await task
 
     assert (await model.complete(request(), timeout_s=10)).content == "next"
+
+
+async def test_cancelling_the_caller_while_the_body_arrives_closes_the_connection() -> None:
+    half = raw(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{")
+    async with RawServer(half) as server, model_for(server.base_url) as chat_model:
+        task = asyncio.create_task(chat_model.complete(request(), timeout_s=30))
+        await eventually(lambda: server.requests == 1)
+        await asyncio.sleep(0.1)  # the head is in; the call waits for the rest of the body
+
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await asyncio.wait_for(server.closed.wait(), 1)
 
 
 # -- secrets ---------------------------------------------------------------------------------------------
