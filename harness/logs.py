@@ -65,5 +65,5 @@ def configure_logging(level: str = "INFO", stream: TextIO | None = None) -> None
             root.removeHandler(existing)
     root.addHandler(handler)
     root.setLevel(level)
-    for noisy in ("httpx", "httpx2", "httpcore", "httpcore2", "openai", "sqlglot", "urllib3"):
+    for noisy in ("aiohttp", "httpx", "httpcore", "openai", "sqlglot", "urllib3"):
         logging.getLogger(noisy).setLevel(logging.WARNING if noisy != "sqlglot" else logging.ERROR)

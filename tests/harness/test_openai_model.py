@@ -210,7 +210,7 @@ def raw(data: bytes) -> Answer:
 
 def untrusted_tls(directory: Path) -> ssl.SSLContext:
     """A server context whose certificate names 127.0.0.1 but is signed by nobody a trust store holds."""
-    x509 = pytest.importorskip("cryptography.x509")
+    from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec
 
