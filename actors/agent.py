@@ -4,17 +4,16 @@ supervisor, which is the Harness boundary (the agent never holds a model client,
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ray.actor import ActorHandle
 
-from harness.agent import AgentTask, DiagnosisAgent
-from harness.model import ModelReply, ModelRequest, ToolCall
+from harness.agent import AgentTask, DiagnosisAgent, Turn
+from harness.model import ModelReply, ModelRequest
 
 
 class SupervisorGateway:
-    """``AgentGateway`` over actor messages to the run's supervisor: one per model call (carrying the plan made
-    just before it) and one per turn's tool calls."""
+    """``AgentGateway`` over actor messages to the run's supervisor: one per turn (the model call and its tool
+    calls), carrying the plan made just before it."""
 
     def __init__(self, supervisor: ActorHandle, run_id: str) -> None:
         self._supervisor = supervisor
@@ -22,16 +21,19 @@ class SupervisorGateway:
         self._plan: list[str] | None = None
 
     async def model(self, request: ModelRequest) -> ModelReply:
-        plan, self._plan = self._plan, None
-        reply: ModelReply = await self._supervisor.model_call.remote(self._run_id, request, plan)
+        reply: ModelReply = await self._supervisor.model_call.remote(self._run_id, request, self._take_plan())
         return reply
 
-    async def tools(self, calls: Sequence[ToolCall]) -> list[dict[str, Any]]:
-        results: list[dict[str, Any]] = await self._supervisor.tool_calls.remote(self._run_id, list(calls))
-        return results
+    async def turn(self, request: ModelRequest) -> Turn:
+        turn: Turn = await self._supervisor.turn.remote(self._run_id, request, self._take_plan())
+        return turn
 
     async def plan(self, steps: Sequence[str]) -> None:
         self._plan = list(steps)
+
+    def _take_plan(self) -> list[str] | None:
+        plan, self._plan = self._plan, None
+        return plan
 
 
 class DiagnosisAgentActor:

@@ -1,12 +1,12 @@
 """RunSupervisor actor: owns its runs (``harness.run.Run``) and hands out their events.
 
 It is the only actor that talks to the model endpoint, the invocation store, the tool actors and the guard
-pool for a run; the agent reaches the model and the tools through ``model_call`` / ``tool_calls`` here (one
-message per model call, one per turn's tool calls). A gateway opens a run (``open``) for one of its readers,
-which polls the events of all its runs at once (``poll``), and closes a run whose client stopped reading
-(``close``); a reader that neither polls nor closes for ``ray.client-lease`` is gone. Either way the run is
-cancelled: the agent's task, its in-flight model request, its tool calls (a running MySQL query is killed)
-and the guard request.
+pool for a run; the agent reaches the model and the tools through ``model_call`` / ``turn`` here (one message
+per turn: its model call and the tool calls of the reply). A gateway opens a run (``open``) for one of its
+readers, which polls the events of all its runs at once (``poll``), and closes a run whose client stopped
+reading (``close``); a reader that neither polls nor closes for ``ray.client-lease`` is gone. Either way the
+run is cancelled: the agent's task, its in-flight model request, its tool calls (a running MySQL query is
+killed) and the guard request.
 """
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ from config.schema import AppConfig
 from contract.clock import SystemClock
 from contract.kind import EvidenceKind
 from harness import events
-from harness.agent import AgentGateway, AgentTask
+from harness.agent import AgentGateway, AgentTask, Turn
 from harness.audit import AuditSink
 from harness.audit_store import SqlAuditStore
 from harness.events import RunEvent
 from harness.invocation_store import InvocationStore
 from harness.logs import bound, configure_logging
-from harness.model import ModelReply, ModelRequest, ToolCall
+from harness.model import ModelReply, ModelRequest
 from harness.ports import GuardAttempt, Remote
 from harness.redis_client import connect_redis
 from harness.run import Run, RunServices, StartRun
@@ -225,18 +225,23 @@ class RunSupervisor:
                 self._stop(run_id, "CLIENT_LOST")
 
     async def model_call(self, run_id: str, request: ModelRequest, plan: list[str] | None = None) -> ModelReply:
-        """One agent turn's model call; ``plan`` carries the Diagnosis Plan the agent made just before it."""
+        """The agent's tool-less model call (``plan``: the Diagnosis Plan it made just before)."""
         run = self._runs[run_id]
         with bound(run.ctx.session_id, run_id):
-            if plan:
-                await run.plan(plan)
+            await self._report(run, plan)
             return await run.model(request)
 
-    async def tool_calls(self, run_id: str, calls: list[ToolCall]) -> list[dict[str, Any]]:
-        """Every tool call of one agent turn, run together; the agent_results in the same order."""
+    async def turn(self, run_id: str, request: ModelRequest, plan: list[str] | None = None) -> Turn:
+        """One investigation turn of the agent: the model call and the tool calls of its reply, one message."""
         run = self._runs[run_id]
         with bound(run.ctx.session_id, run_id):
-            return await run.tools(calls)
+            await self._report(run, plan)
+            return await run.turn(request)
+
+    @staticmethod
+    async def _report(run: Run, plan: list[str] | None) -> None:
+        if plan:
+            await run.plan(plan)
 
     async def readiness(self) -> dict[str, bool]:
         return {"redis": await self._services.store.ping(), "audit": await self._services.audit.ping()}

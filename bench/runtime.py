@@ -108,7 +108,8 @@ class TaskCounts:
     @staticmethod
     def take() -> Counter[str]:
         time.sleep(TaskCounts.SETTLE_S)
-        summary = summarize_tasks(raise_on_missing_output=False)["cluster"]["summary"]
+        address = ray.get_runtime_context().gcs_address
+        summary = summarize_tasks(address=address, raise_on_missing_output=False)["cluster"]["summary"]
         return Counter({name: sum(entry["state_counts"].values()) for name, entry in summary.items()})
 
     def since(self) -> Counter[str]:
@@ -145,14 +146,13 @@ class EchoGuard:
 
 @ray.remote(num_cpus=0)
 class EchoAgent:
-    """The agent's messages of the 4-step script: a model call per turn (the plan rides on the second), one
-    ``tool_calls`` per tool turn."""
+    """The agent's messages of the 4-step script: the plan's model call, then one ``turn`` per turn (the plan
+    rides on the first; the first two run their tool calls)."""
 
     async def investigate(self, supervisor: Any, forget: list[str]) -> str:
-        for turn in range(4):
-            await supervisor.model_call.remote(turn)
-            if turn in (1, 2):
-                await supervisor.tool_calls.remote(2 if turn == 1 else 1)
+        await supervisor.model_call.remote()
+        for tools in (2, 1, 0):
+            await supervisor.turn.remote(tools)
         return "draft"
 
 
@@ -183,13 +183,12 @@ class EchoSupervisor:
             feed.append(status("ANSWERING"))
         feed.append(done("SUCCESS"))
 
-    async def model_call(self, turn: int) -> dict[str, Any]:
-        return {"turn": turn}
+    async def model_call(self) -> dict[str, Any]:
+        return {"content": "plan"}
 
-    async def tool_calls(self, count: int) -> list[dict[str, Any]]:
-        return list(
-            await asyncio.gather(*(tool.execute.remote(f"c{n}", {}) for n, tool in enumerate(self._tools[:count])))
-        )
+    async def turn(self, tools: int) -> list[dict[str, Any]]:
+        calls = (tool.execute.remote(f"c{n}", {}) for n, tool in enumerate(self._tools[:tools]))
+        return list(await asyncio.gather(*calls))
 
 
 async def floor(runs: int, events: int) -> list[float]:

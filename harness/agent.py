@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from harness.json_reader import MODEL_OUTPUT, JsonRejected, read_json
-from harness.model import ChatMessage, ModelReply, ModelRequest, ToolCall
+from harness.model import ChatMessage, ModelReply, ModelRequest
 
 PROMPT_VERSION = "diagnosis-v2"
 PLAN_INSTRUCTION = (
@@ -66,13 +66,24 @@ class Plan(BaseModel):
     plan: list[str] = Field(min_length=1, max_length=8)
 
 
+class Turn(BaseModel):
+    """One investigation turn as the Harness ran it: the model's reply and, when it asked for tools, the
+    agent_result of each of its tool calls, in the same order."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    reply: ModelReply
+    results: tuple[dict[str, Any], ...] = ()
+
+
 class AgentGateway(Protocol):
     """Everything the agent may do, each through the Harness boundary of its run."""
 
-    async def model(self, request: ModelRequest) -> ModelReply: ...
+    async def model(self, request: ModelRequest) -> ModelReply:
+        """A tool-less model call (the plan, a repair)."""
 
-    async def tools(self, calls: Sequence[ToolCall]) -> list[dict[str, Any]]:
-        """Every tool call of one turn; their agent_results in the same order."""
+    async def turn(self, request: ModelRequest) -> Turn:
+        """A model call with tools, and every tool call its reply makes, run by the Harness."""
 
     async def plan(self, steps: Sequence[str]) -> None: ...
 
@@ -106,14 +117,13 @@ class DiagnosisAgent:
             await gateway.plan(steps)
         conversation.append(ChatMessage(role="user", content=INVESTIGATE_INSTRUCTION))
         while True:
-            reply = await gateway.model(
+            turn = await gateway.turn(
                 ModelRequest(role="agent", messages=tuple(conversation), tools=task.tools, tool_choice="auto")
             )
-            conversation.append(reply.message())
-            if not reply.tool_calls:
-                return reply.content
-            results = await gateway.tools(reply.tool_calls)
-            for call, result in zip(reply.tool_calls, results, strict=True):
+            conversation.append(turn.reply.message())
+            if not turn.reply.tool_calls:
+                return turn.reply.content
+            for call, result in zip(turn.reply.tool_calls, turn.results, strict=True):
                 conversation.append(
                     ChatMessage(role="tool", tool_call_id=call.id, content=json.dumps(result, ensure_ascii=False))
                 )

@@ -4,7 +4,6 @@ demo data, the real EvidenceGuard and snapshot, and a tiny gateway in between (n
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,7 +11,7 @@ from config import load_config
 from config.schema import AppConfig
 from contract.clock import ManualClock
 from contract.vocabulary import EvidenceStatus
-from harness.agent import AgentTask, DiagnosisAgent, PreviousTurn
+from harness.agent import AgentTask, DiagnosisAgent, PreviousTurn, Turn
 from harness.claim_check import ClaimPolicy
 from harness.evidence_guard import EvidenceCheck, check_evidence, cited_tool_call_ids
 from harness.invocation_store import InvocationRecord, ToolCallStatus
@@ -49,8 +48,9 @@ class DemoGateway:
         self.replies.append(reply)
         return reply
 
-    async def tools(self, calls: Sequence[ToolCall]) -> list[dict[str, Any]]:
-        return [self._tool(call) for call in calls]
+    async def turn(self, request: ModelRequest) -> Turn:
+        reply = await self.model(request)
+        return Turn(reply=reply, results=tuple(self._tool(call) for call in reply.tool_calls))
 
     def _tool(self, call: ToolCall) -> dict[str, Any]:
         assert call.id not in self.records, f"tool_call_id {call.id} reused"
