@@ -13,7 +13,7 @@ import logging
 import time
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -21,7 +21,7 @@ from config.schema import AppConfig
 from contract.clock import Clock
 from contract.kind import EvidenceKind
 from harness import events
-from harness.agent import AgentTask, PreviousTurn
+from harness.agent import AgentTask, PreviousTurn, Turn
 from harness.answer_rules import KnowledgeRelease, check_knowledge_answer, plan_steps, system_answer_problem
 from harness.audit import AuditSink, ModelStep, RunFinished, RunStarted, ToolInvocation
 from harness.claim_check import ClaimPolicy
@@ -122,6 +122,14 @@ class _RoleUsage:
     output_tokens: int = 0
 
 
+class _History(NamedTuple):
+    """What the run reads of its session's earlier turns (§4.6): the router's context and the previous turn."""
+
+    last_intent: str | None
+    last_query: str | None
+    previous: PreviousTurn | None
+
+
 class Run:
     def __init__(self, services: RunServices, start: StartRun, announced: bool = False) -> None:
         """``announced``: the caller already sent this run's metadata event (with ``start.run_id``)."""
@@ -163,27 +171,35 @@ class Run:
         if not self._announced:
             self._emit(events.metadata(start.session_id, self.run_id, model=self._services.model.label))
         log.info("run started", extra={"principal": start.principal})
-        await self._audited(
-            self._services.audit.run_started(
-                RunStarted(self.run_id, start.session_id, start.principal, start.query, self.ctx.clock.now())
-            )
-        )
+        started = RunStarted(self.run_id, start.session_id, start.principal, start.query, self.ctx.clock.now())
+        self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.run_started(started))))
+        # Both reads of the session's earlier turns start at once, beside the write: none waits for another.
+        history = asyncio.ensure_future(self._session_history())
         outcome: _Outcome
         try:
-            outcome = await self._route_and_answer()
+            outcome = await self._route_and_answer(history)
         except (RunCancelled, asyncio.CancelledError):
             outcome = _Outcome(RunStatus.CANCELLED)
         except Exception:
             log.exception("run failed", extra={"run_id": self.run_id, "session_id": start.session_id})
             self._emit_final(events.failure("HARNESS_ERROR"), "FAILED")
             outcome = _Outcome(RunStatus.FAILED, fallback_reason="HARNESS_ERROR")
+        finally:
+            history.cancel()
         self.ctx.lifecycle.finish(outcome.status)
         await self._finish(outcome)
         return outcome.status
 
-    async def _route_and_answer(self) -> _Outcome:
+    async def _session_history(self) -> _History:
+        audit, session_id = self._services.audit, self._start.session_id
+        (last_intent, last_query), previous = await asyncio.gather(
+            audit.last_turn(session_id), audit.previous_turn(session_id)
+        )
+        return _History(last_intent, last_query, previous)
+
+    async def _route_and_answer(self, history: asyncio.Future[_History]) -> _Outcome:
         self._emit(events.status("ROUTING"))
-        last_intent, last_query = await self._services.audit.last_turn(self._start.session_id)
+        last_intent, last_query, previous = await history
         try:
             self._intent = await self._route(
                 RouterInput(
@@ -200,7 +216,7 @@ class Run:
             return await self._system_chat()
         if self._intent == "KNOWLEDGE_QUERY":
             return await self._knowledge()
-        return await self._diagnose()
+        return await self._diagnose(previous)
 
     async def _route(self, router_input: RouterInput) -> Intent:
         timeout_s = self._services.config.model.timeout_s
@@ -269,9 +285,8 @@ class Run:
         invented = "INVENTED_REFERENCES_REMOVED" if release.invented_references else None
         return _Outcome(RunStatus.SUCCESS, fallback_reason=invented)
 
-    async def _diagnose(self) -> _Outcome:
+    async def _diagnose(self, previous: PreviousTurn | None) -> _Outcome:
         services, config = self._services, self._services.config
-        previous = await services.audit.previous_turn(self._start.session_id)
         task = AgentTask(run_id=self.run_id, query=self._start.query, previous_turn=previous, tools=self._openai_tools)
         agent_deadline = self.ctx.deadline.within(config.harness.agent.max_duration)
         policies = self.ctx.retry_policies
@@ -406,9 +421,11 @@ class Run:
         self.ctx.budget.record_tokens(reply.usage.input_tokens, reply.usage.output_tokens)
         return reply
 
-    async def tools(self, calls: Sequence[ToolCall]) -> list[dict[str, Any]]:
-        """One turn's tool calls, run together; their agent_results in the same order."""
-        return list(await asyncio.gather(*(self._tool(call) for call in calls)))
+    async def turn(self, request: ModelRequest) -> Turn:
+        """An investigation turn: the model call, then every tool call of its reply, run together."""
+        reply = await self.model(request)
+        results = await asyncio.gather(*(self._tool(call) for call in reply.tool_calls))
+        return Turn(reply=reply, results=tuple(results))
 
     async def _tool(self, call: ToolCall) -> dict[str, Any]:
         try:
