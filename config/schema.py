@@ -15,8 +15,6 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError
 
 from config.secrets import Secret
 from config.units import ByteSize, Duration, duration, size
@@ -785,6 +783,10 @@ class AuditSettings(Section):
     @field_validator("url")
     @classmethod
     def _plain_database_url(cls, value: str) -> str:
+        # Imported here: an actor process that only receives a configuration never loads SQLAlchemy.
+        from sqlalchemy.engine import make_url
+        from sqlalchemy.exc import ArgumentError
+
         # Messages never echo the URL: it may carry a credential.
         try:
             url = make_url(value)
