@@ -96,7 +96,9 @@ def create_app(config: AppConfig, backend: ChatBackend, audit: AuditSink) -> Sta
             principal = principal_of(request)
             body = validated(await read_body(request))
             query, session_id = body.query, body.session_id or uuid.uuid4().hex
-            if not await audit.claim_session(session_id, principal):
+            # A session this request just named is new and the caller's (the run records it); one the caller
+            # named may be someone else's.
+            if body.session_id is not None and not await audit.claim_session(session_id, principal):
                 raise RequestRejected(403, "SESSION_FORBIDDEN", "该会话属于其他调用方")
         except RequestRejected as rejected:
             return rejected.response()
