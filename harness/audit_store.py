@@ -309,7 +309,7 @@ def connect_url(settings: AuditSettings) -> URL:
 
 
 def _create_engine(url: URL) -> Engine:
-    common: dict[str, Any] = {"pool_pre_ping": True, "json_serializer": _json_dumps, "hide_parameters": True}
+    common: dict[str, Any] = {"json_serializer": _json_dumps, "hide_parameters": True}
     if url.get_backend_name() == "sqlite":
         if _is_memory(url):
             return create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False}, **common)
@@ -323,8 +323,11 @@ def _create_engine(url: URL) -> Engine:
         # writer work at once instead of failing on "database is locked".
         event.listen(engine, "connect", lambda connection, _: connection.execute("PRAGMA journal_mode=WAL"))
         return engine
+    # A server may close an idle connection (a restart, wait_timeout): each checkout checks it first. A SQLite
+    # file has no server, so its connections are never checked.
     return create_engine(
         url,
+        pool_pre_ping=True,
         pool_size=2,
         max_overflow=4,
         pool_timeout=10,

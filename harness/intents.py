@@ -8,6 +8,7 @@ Harness could check against that call's evidence.
 
 from __future__ import annotations
 
+import functools
 import json
 from importlib import resources
 from typing import Any, Literal
@@ -43,6 +44,7 @@ class KnowledgeAnswer(_Frozen):
     limitations: list[str] = Field(default_factory=list, max_length=10)
 
 
+@functools.cache
 def _prompt(name: str) -> str:
     return resources.files("harness.prompts").joinpath(f"{name}.md").read_text(encoding="utf-8")
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import uuid
 from dataclasses import dataclass, field
 
-from config.schema import HarnessSettings
+from config.schema import HarnessSettings, RetrySettings
 from contract.clock import Clock, SystemClock
 from harness.budget import BudgetLedger, BudgetLimits
 from harness.cancellation import CancellationToken
@@ -51,9 +52,15 @@ class RunContext:
             deadline=Deadline.after(clock, settings.run.deadline),
             cancellation=CancellationToken(),
             budget=BudgetLedger(BudgetLimits.from_settings(settings.agent), clock),
-            retry_policies=HarnessRetryPolicies.from_settings(settings.retry),
+            retry_policies=_retry_policies(settings.retry),
             clock=clock,
         )
 
     def retry_executor(self) -> HarnessRetryExecutor:
         return HarnessRetryExecutor(self.attempts, self.clock, self.cancellation, self.deadline)
+
+
+@functools.lru_cache(maxsize=16)
+def _retry_policies(settings: RetrySettings) -> HarnessRetryPolicies:
+    """The policies of a configuration, built once (a run starts with them)."""
+    return HarnessRetryPolicies.from_settings(settings)
