@@ -467,7 +467,8 @@ async def baseline_level(config: AppConfig, concurrency: int, runs: int) -> Leve
     audit.init_schema()
     redis = connect_redis(config.redis)
     store = InvocationStore(redis, config.harness.evidence)
-    services = local_services(config, build_model(config.model), audit=audit, store=store)
+    model = build_model(config.model)
+    services = local_services(config, model, audit=audit, store=store)
 
     async def one() -> tuple[float, float | None, str]:
         started = time.perf_counter()
@@ -492,6 +493,7 @@ async def baseline_level(config: AppConfig, concurrency: int, runs: int) -> Leve
         await drive(warm, 2 * warm, one)
         return await drive(concurrency, runs, one)
     finally:
+        await model.aclose()
         await redis.aclose()
         audit.close()
 

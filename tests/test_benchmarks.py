@@ -17,6 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
         ("store.py", ["--rounds", "1"], "ratio"),
         ("sql_validate.py", ["--rounds", "1", "--repeat", "1"], "ratio"),
         ("projectors.py", ["--rounds", "1"], "query_mysql 10,000 rows"),
+        ("audit.py", ["--runs", "20", "--concurrency", "1", "10", "--rounds", "1"], "commits/run"),
+        ("model_client.py", ["--requests", "100", "--rounds", "1"], "ratio"),
         ("runtime.py", ["--quick", "--delays", "0", "--concurrency", "1"], "R=1, zero delay"),
         ("guards.py", ["--quick"], "Scaling efficiency up to 8 replicas"),
         ("load.py", ["--quick"], "server/baseline runs/s"),
