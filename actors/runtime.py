@@ -172,8 +172,13 @@ class EventPump:
                 return
             for run_id, batch in answer.items():
                 queue = self._queues.get(run_id)
-                if queue is not None:
-                    queue.put_nowait(batch if batch is not None else RunGone(run_id))
+                if queue is None:
+                    continue
+                if batch is None:
+                    queue.put_nowait(RunGone(run_id))
+                    self._opened.discard(run_id)
+                else:
+                    queue.put_nowait(batch)
 
 
 class HarnessClient:
