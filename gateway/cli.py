@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
+from importlib.metadata import version
 from pathlib import Path
 
 from sqlalchemy.exc import SQLAlchemyError
@@ -269,6 +270,7 @@ COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="superbiz", description="SuperBiz SRE diagnosis agent.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version('superbiz-harness')}")
     parser.add_argument(
         "--config",
         metavar="PATH",
