@@ -23,10 +23,12 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from actors.model_factory import model_label
 from config.schema import AppConfig
 from gateway.backend import ChatBackend
 from gateway.chat_request import ChatRequest, ChatRequests, Rejection
 from gateway.openapi import openapi_document
+from gateway.services import GatewayServices
 from harness.audit import AuditSink, RunFinished
 from harness.logs import bound
 
@@ -38,6 +40,9 @@ CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'sel
 """The page loads nothing but its own files, and tool data can never run as script."""
 
 
+NOT_READY_RETRY_AFTER_S = 2
+
+
 class RequestRejected(Exception):
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(code)
@@ -46,11 +51,16 @@ class RequestRejected(Exception):
         self.message = message
 
     def response(self) -> JSONResponse:
-        headers = {"WWW-Authenticate": "Bearer"} if self.status == 401 else None
+        headers = {}
+        if self.status == 401:
+            headers["WWW-Authenticate"] = "Bearer"
+        if self.status == 503:
+            headers["Retry-After"] = str(NOT_READY_RETRY_AFTER_S)
         return JSONResponse({"error": {"code": self.code, "message": self.message}}, self.status, headers=headers)
 
 
-def create_app(config: AppConfig, backend: ChatBackend, audit: AuditSink) -> Starlette:
+def create_app(config: AppConfig, services: GatewayServices) -> Starlette:
+    """The gateway's routes over ``services``, which may still be starting (see ``gateway.services``)."""
     settings = config.gateway
     requests = ChatRequests(settings.max_query_chars)
     keys = {principal: secret.reveal().encode() for principal, secret in settings.api_keys.items()}
@@ -94,6 +104,9 @@ def create_app(config: AppConfig, backend: ChatBackend, audit: AuditSink) -> Sta
     async def chat(request: Request) -> Response:
         try:
             principal = principal_of(request)
+            backend, audit = services.backend, services.audit
+            if services.waiting_for or backend is None or audit is None:
+                raise RequestRejected(503, "NOT_READY", "服务正在启动，请稍后重试")
             body = validated(await read_body(request))
             query, session_id = body.query, body.session_id or uuid.uuid4().hex
             # A session this request just named is new and the caller's (the run records it); one the caller
@@ -115,15 +128,21 @@ def create_app(config: AppConfig, backend: ChatBackend, audit: AuditSink) -> Sta
         return JSONResponse({"status": "ok"})
 
     async def readyz(request: Request) -> JSONResponse:
-        checks = {**await backend.readiness(), "audit": await audit.ping()}
+        waiting = services.waiting_for
+        if waiting or services.backend is None or services.audit is None:
+            checks = {"ray": "ray" in services.started, "supervisors": False, "redis": False}
+            checks["audit"] = "audit" in services.started
+            return JSONResponse({"ready": False, "waiting_for": waiting, "checks": checks}, status_code=503)
+        checks = {**await services.backend.readiness(), "audit": await services.audit.ping()}
         ready = all(checks.values())
-        return JSONResponse({"ready": ready, "checks": checks}, status_code=200 if ready else 503)
+        body = {"ready": ready, "waiting_for": [name for name, ok in checks.items() if not ok], "checks": checks}
+        return JSONResponse(body, status_code=200 if ready else 503)
 
     async def info(request: Request) -> JSONResponse:
         return JSONResponse(
             {
                 "auth_required": settings.auth != "off",
-                "model": backend.model_label,
+                "model": services.backend.model_label if services.backend else model_label(config.model),
                 "max_query_chars": settings.max_query_chars,
             }
         )

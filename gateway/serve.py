@@ -16,6 +16,7 @@ from starlette.applications import Starlette
 from actors.runtime import HarnessClient
 from config.schema import AppConfig
 from gateway.app import create_app
+from gateway.services import STARTUP_STEPS, GatewayServices
 from harness.audit_store import SqlAuditStore
 from harness.logs import configure_logging
 
@@ -91,11 +92,29 @@ class Gateway:
     audit: SqlAuditStore
 
 
-def build_gateway(config: AppConfig) -> Gateway:
+def open_audit(config: AppConfig) -> SqlAuditStore:
     audit = SqlAuditStore(config.audit)
     audit.init_schema()
+    return audit
+
+
+def build_gateway(config: AppConfig) -> Gateway:
+    """A gateway whose parts are up before it listens (the demo and the tests)."""
+    audit = open_audit(config)
     client = HarnessClient(config)
-    return Gateway(create_app(config, client, audit), client, audit)
+    return Gateway(create_app(config, GatewayServices.ready(client, audit)), client, audit)
+
+
+def start_services(config: AppConfig, services: GatewayServices, ray_address: str | None) -> str | None:
+    """Start the gateway's parts in order, marking each one up as it comes (``/readyz`` reports the rest);
+    returns the local dashboard's URL, if Ray was started here."""
+    services.audit = open_audit(config)
+    services.started.add("audit")
+    dashboard = init_ray(config, ray_address)
+    services.started.add("ray")
+    services.backend = HarnessClient(config)
+    services.started.add("supervisors")
+    return dashboard
 
 
 class GatewayThread:
@@ -131,21 +150,27 @@ class GatewayThread:
 
 
 def serve(config: AppConfig, host: str, port: int, ray_address: str | None) -> int:
-    """Run the gateway until interrupted; returns the exit code."""
+    """Listen at once, then start Ray and the runtime's actors; run until interrupted; returns the exit code."""
     check_exposure(config, host)
     configure_logging()
     if config.gateway.auth == "off":
-        print("WARNING: authentication is off (embedded defaults); listening on loopback only.", flush=True)
-    dashboard = init_ray(config, ray_address)
-    gateway = build_gateway(config)
-    server = GatewayThread(gateway.app, host, port).start()
-    print(f"superbiz gateway: {server.url}/  (chat page; POST /api/chat)", flush=True)
-    if dashboard:
-        print(f"Ray dashboard:    {dashboard}", flush=True)
+        print("WARNING: authentication is off (gateway.auth: off); listening on loopback only.", flush=True)
+    services = GatewayServices()
+    server = GatewayThread(create_app(config, services), host, port).start()
+    print(
+        f"superbiz gateway: {server.url}/  (chat page; POST /api/chat; /readyz once Ray and the actors are up)",
+        flush=True,
+    )
     try:
+        dashboard = start_services(config, services, ray_address)
+        print(f"superbiz gateway: ready ({', '.join(STARTUP_STEPS)} up)", flush=True)
+        if dashboard:
+            print(f"Ray dashboard:    {dashboard}", flush=True)
         server.wait()
     except KeyboardInterrupt:
-        server.stop()
+        pass
     finally:
-        gateway.audit.close()
+        server.stop()
+        if isinstance(services.audit, SqlAuditStore):
+            services.audit.close()
     return 0

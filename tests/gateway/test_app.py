@@ -12,6 +12,7 @@ from starlette.testclient import TestClient
 from config.loader import parse_config
 from config.schema import AppConfig, GatewaySettings
 from gateway.app import create_app
+from gateway.services import GatewayServices
 from harness.audit import MemoryAudit
 from harness.run import StartRun
 from tests.gateway.fake_backend import FakeBackend
@@ -33,7 +34,9 @@ def backend() -> FakeBackend:
 
 @pytest.fixture
 def client(backend: FakeBackend) -> Iterator[TestClient]:
-    with TestClient(create_app(config(), backend, MemoryAudit()), raise_server_exceptions=False) as test_client:
+    with TestClient(
+        create_app(config(), GatewayServices.ready(backend, MemoryAudit())), raise_server_exceptions=False
+    ) as test_client:
         yield test_client
 
 
@@ -103,7 +106,9 @@ def test_bad_bodies_are_refused_before_any_stream(
 
 
 def test_query_length_limit_is_the_one_the_openapi_document_states(backend: FakeBackend) -> None:
-    with TestClient(create_app(config(**{"max-query-chars": 10}), backend, MemoryAudit())) as client:
+    with TestClient(
+        create_app(config(**{"max-query-chars": 10}), GatewayServices.ready(backend, MemoryAudit()))
+    ) as client:
         schema = client.get("/openapi.json").json()["paths"]["/api/chat"]["post"]["requestBody"]
         limit = schema["content"]["application/json"]["schema"]["properties"]["query"]["maxLength"]
         assert limit == 10
@@ -125,7 +130,9 @@ def test_wrong_content_type_is_415(client: TestClient, content_type: str) -> Non
 
 
 def test_body_too_large_is_413(backend: FakeBackend) -> None:
-    with TestClient(create_app(config(**{"max-body-bytes": "1KB"}), backend, MemoryAudit())) as client:
+    with TestClient(
+        create_app(config(**{"max-body-bytes": "1KB"}), GatewayServices.ready(backend, MemoryAudit()))
+    ) as client:
         error(post(client, {"query": "x" * 2000}), 413, "BODY_TOO_LARGE")
 
         def chunks() -> Iterator[bytes]:
@@ -140,7 +147,7 @@ def test_body_too_large_is_413(backend: FakeBackend) -> None:
 
 @pytest.fixture
 def secured(backend: FakeBackend) -> Iterator[TestClient]:
-    with TestClient(create_app(config(auth=True), backend, MemoryAudit())) as test_client:
+    with TestClient(create_app(config(auth=True), GatewayServices.ready(backend, MemoryAudit()))) as test_client:
         yield test_client
 
 

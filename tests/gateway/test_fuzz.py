@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from gateway.app import create_app
+from gateway.services import GatewayServices
 from harness.audit import MemoryAudit
 from tests.gateway.fake_backend import FakeBackend
 from tests.gateway.test_app import config, sse
@@ -62,9 +63,8 @@ authorizations = st.one_of(
 
 @pytest.fixture(scope="module", params=[False, True], ids=["auth-off", "api-keys"])
 def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
-    app = create_app(
-        config(auth=request.param, **{"max-body-bytes": "2KB", "max-query-chars": 200}), FakeBackend(), MemoryAudit()
-    )
+    configured = config(auth=request.param, **{"max-body-bytes": "2KB", "max-query-chars": 200})
+    app = create_app(configured, GatewayServices.ready(FakeBackend(), MemoryAudit()))
     with TestClient(app, raise_server_exceptions=False) as test_client:
         yield test_client
 
