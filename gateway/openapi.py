@@ -20,7 +20,7 @@ def openapi_document(chat_request: dict[str, Any]) -> dict[str, Any]:
     }
     errors = {
         str(status): {"description": "rejected before any stream", "content": {"application/json": {"schema": error}}}
-        for status in (400, 401, 403, 413, 415, 422)
+        for status in (400, 401, 403, 413, 415, 422, 503)
     }
     return {
         "openapi": "3.1.0",
