@@ -135,6 +135,10 @@ class RunGone(Exception):
     """The supervisor no longer holds the run (it restarted since the run was opened)."""
 
 
+class GatewayStopping(Exception):
+    """The gateway is shutting down and its grace for runs in flight is over."""
+
+
 class EventPump:
     """One reader of one supervisor: a loop that polls the events of every run this client opened there, in
     one call, and hands each run its batch. It runs while it follows a run, and stops when it follows none."""
@@ -160,6 +164,15 @@ class EventPump:
     def unfollow(self, run_id: str) -> None:
         self._queues.pop(run_id, None)
         self._opened.discard(run_id)
+
+    @property
+    def following(self) -> int:
+        return len(self._queues)
+
+    def stop_all(self) -> None:
+        """End every run this pump follows: each stream cancels its run and closes (``GatewayStopping``)."""
+        for queue in self._queues.values():
+            queue.put_nowait(GatewayStopping())
 
     async def _pump(self) -> None:
         while self._opened:
@@ -230,14 +243,20 @@ class HarnessClient:
             pump.opened(run_id)
             while not sequence.finished:
                 batch = await batches.get()
+                if isinstance(batch, GatewayStopping) and sequence.final_sent:
+                    continue  # its answer is out and its done is on the way
                 if isinstance(batch, BaseException):
                     raise batch
                 for event in batch:
                     yield sequence.accept(event)
         except (RayError, RunGone):
             if not sequence.finished:
-                for event in self._broken(sequence):
+                for event in self._broken(sequence, "RUN_UNAVAILABLE", "FAILED"):
                     yield event
+        except GatewayStopping:
+            supervisor.close.remote(run_id)  # cancelled and recorded CANCELLED by its supervisor
+            for event in self._broken(sequence, "SERVICE_STOPPING", "FAILED"):
+                yield event
         finally:
             pump.unfollow(run_id)
             if not sequence.finished:  # the client left: stop the run (a no-op if it never opened)
@@ -250,12 +269,27 @@ class HarnessClient:
             pump = self._pumps[key] = EventPump(self._supervisors[index])
         return pump
 
+    @property
+    def in_flight(self) -> int:
+        """Runs this client is streaming (in the calling event loop)."""
+        loop = asyncio.get_running_loop()
+        return sum(pump.following for (_, pump_loop), pump in self._pumps.items() if pump_loop is loop)
+
+    async def stop_runs(self) -> None:
+        """Cancel every run this client streams in the calling event loop that has not sent its answer yet: it
+        is recorded CANCELLED, and its stream ends with ``failure(SERVICE_STOPPING)`` and ``done(FAILED)`` (the
+        event contract's outcomes are SUCCESS, FALLBACK and FAILED)."""
+        loop = asyncio.get_running_loop()
+        for (_, pump_loop), pump in self._pumps.items():
+            if pump_loop is loop:
+                pump.stop_all()
+
     @staticmethod
-    def _broken(sequence: EventSequence) -> list[RunEvent]:
+    def _broken(sequence: EventSequence, code: str, outcome: events.Outcome) -> list[RunEvent]:
         closing = []
         if not sequence.final_sent:
-            closing.append(sequence.accept(events.failure("RUN_UNAVAILABLE")))
-        closing.append(sequence.accept(events.done("FAILED")))
+            closing.append(sequence.accept(events.failure(code)))
+        closing.append(sequence.accept(events.done(outcome)))
         return closing
 
 

@@ -742,6 +742,10 @@ class GatewaySettings(Section):
     max_query_chars: Annotated[int, Field(gt=0, le=20000)] = 2000
     max_body_bytes: PositiveSize = Field(default=size("16KB"))
     ping_interval: PositiveDuration = Field(default=duration("15s"), description="SSE keep-alive comment interval.")
+    shutdown_grace: Annotated[Duration, Field(ge=0)] = Field(
+        default=duration("30s"),
+        description="On SIGTERM or Ctrl-C, how long runs in flight may still finish; the rest are cancelled.",
+    )
 
     @model_validator(mode="after")
     def _keys_when_required(self) -> GatewaySettings:

@@ -105,6 +105,8 @@ def create_app(config: AppConfig, services: GatewayServices) -> Starlette:
         try:
             principal = principal_of(request)
             backend, audit = services.backend, services.audit
+            if services.stopping:
+                raise RequestRejected(503, "STOPPING", "服务正在停止，请稍后重试")
             if services.waiting_for or backend is None or audit is None:
                 raise RequestRejected(503, "NOT_READY", "服务正在启动，请稍后重试")
             body = validated(await read_body(request))
@@ -129,6 +131,8 @@ def create_app(config: AppConfig, services: GatewayServices) -> Starlette:
 
     async def readyz(request: Request) -> JSONResponse:
         waiting = services.waiting_for
+        if services.stopping:
+            return JSONResponse({"ready": False, "stopping": True, "waiting_for": waiting}, status_code=503)
         if waiting or services.backend is None or services.audit is None:
             checks = {"ray": "ray" in services.started, "supervisors": False, "redis": False}
             checks["audit"] = "audit" in services.started

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import ipaddress
 import logging
+import signal
 import threading
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import ray
 import uvicorn
+import uvloop
 from starlette.applications import Starlette
 
 from actors.runtime import HarnessClient
@@ -24,6 +29,10 @@ log = logging.getLogger(__name__)
 STARTUP_TIMEOUT_S = 30.0
 RAY_CLIENT_ATTEMPTS = 5
 RAY_CLIENT_RETRY_DELAY_S = 3.0
+DRAIN_POLL_S = 0.1
+STOP_WAIT_S = 10.0
+"""After cancelling the runs still in flight, how long their streams may take to close."""
+T = TypeVar("T")
 
 
 class ExposureRefused(Exception):
@@ -118,12 +127,18 @@ def start_services(config: AppConfig, services: GatewayServices, ray_address: st
 
 
 class GatewayThread:
-    """uvicorn in a background thread (the demo and the tests); ``url`` once it listens."""
+    """uvicorn in a background thread with its own event loop (the gateway, the demo and the tests); ``url``
+    once it listens; ``call`` runs a coroutine on that loop from another thread."""
 
     def __init__(self, app: Starlette, host: str = "127.0.0.1", port: int = 0) -> None:
         self._config = uvicorn.Config(app, host=host, port=port, log_config=None, access_log=False, lifespan="off")
         self._server = uvicorn.Server(self._config)
-        self._thread = threading.Thread(target=self._server.run, name="gateway", daemon=True)
+        self._loop = uvloop.new_event_loop()
+        self._thread = threading.Thread(target=self._run, name="gateway", daemon=True)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(self._server.serve())
 
     def start(self) -> GatewayThread:
         self._thread.start()
@@ -140,6 +155,9 @@ class GatewayThread:
         host, port = server.sockets[0].getsockname()[:2]
         return f"http://{host}:{port}"
 
+    def call(self, work: Coroutine[Any, Any, T], timeout_s: float = 10.0) -> T:
+        return asyncio.run_coroutine_threadsafe(work, self._loop).result(timeout_s)
+
     def stop(self) -> None:
         self._server.should_exit = True
         self._thread.join(10)
@@ -149,13 +167,44 @@ class GatewayThread:
             self._thread.join(0.5)
 
 
+def drain(server: GatewayThread, services: GatewayServices, client: HarnessClient, grace_s: float) -> tuple[int, int]:
+    """Stop accepting runs, let those in flight finish within ``grace_s``, then cancel the rest (each recorded
+    CANCELLED, its client told); returns (finished, cancelled)."""
+
+    async def in_flight() -> int:
+        return client.in_flight
+
+    services.stopping = True
+    running = server.call(in_flight())
+    deadline = time.monotonic() + grace_s
+    while (left := server.call(in_flight())) and time.monotonic() < deadline:
+        time.sleep(DRAIN_POLL_S)
+    if left:
+        server.call(client.stop_runs())
+        deadline = time.monotonic() + STOP_WAIT_S
+        while server.call(in_flight()) and time.monotonic() < deadline:
+            time.sleep(DRAIN_POLL_S)
+    return running - left, left
+
+
+class StopRequested(Exception):
+    """SIGTERM or SIGINT: the gateway drains and stops."""
+
+
+def _request_stop(signum: int, frame: object) -> None:
+    raise StopRequested(signal.Signals(signum).name)
+
+
 def serve(config: AppConfig, host: str, port: int, ray_address: str | None) -> int:
-    """Listen at once, then start Ray and the runtime's actors; run until interrupted; returns the exit code."""
+    """Listen at once, then start Ray and the runtime's actors; on SIGTERM or Ctrl-C drain and stop (see
+    ``drain``), leaving detached actors of a cluster in place; returns the exit code."""
     check_exposure(config, host)
     configure_logging()
     if config.gateway.auth == "off":
         print("WARNING: authentication is off (gateway.auth: off); listening on loopback only.", flush=True)
     services = GatewayServices()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, _request_stop)
     server = GatewayThread(create_app(config, services), host, port).start()
     print(
         f"superbiz gateway: {server.url}/  (chat page; POST /api/chat; /readyz once Ray and the actors are up)",
@@ -163,14 +212,24 @@ def serve(config: AppConfig, host: str, port: int, ray_address: str | None) -> i
     )
     try:
         dashboard = start_services(config, services, ray_address)
+        for signum in (signal.SIGTERM, signal.SIGINT):  # ray.init installs its own handlers
+            signal.signal(signum, _request_stop)
         print(f"superbiz gateway: ready ({', '.join(STARTUP_STEPS)} up)", flush=True)
         if dashboard:
             print(f"Ray dashboard:    {dashboard}", flush=True)
         server.wait()
-    except KeyboardInterrupt:
-        pass
+    except StopRequested as stop:
+        print(f"superbiz gateway: {stop}: no new runs; draining", flush=True)
+        if isinstance(services.backend, HarnessClient):
+            finished, cancelled = drain(server, services, services.backend, config.gateway.shutdown_grace)
+            print(f"superbiz gateway: {finished} runs finished, {cancelled} cancelled", flush=True)
     finally:
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, signal.SIG_IGN)
         server.stop()
         if isinstance(services.audit, SqlAuditStore):
             services.audit.close()
+        if ray.is_initialized():
+            ray.shutdown()  # a local Ray stops with it; a cluster's detached actors stay
+    print("superbiz gateway: stopped", flush=True)
     return 0

@@ -2,7 +2,8 @@
 
 ``superbiz serve`` listens at once and starts its parts after (``GatewayServices.start``): the audit store,
 Ray, the runtime's actors. Until every part is up, ``/healthz`` answers 200, ``/readyz`` 503 naming what is
-still awaited, and ``POST /api/chat`` 503 ``NOT_READY``.
+still awaited, and ``POST /api/chat`` 503 ``NOT_READY``. Once it is stopping, both answer 503 again
+(``STOPPING``) while the runs in flight finish.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ class GatewayServices:
     audit: AuditSink | None = None
     started: set[str] = field(default_factory=set)
     """The steps of ``STARTUP_STEPS`` that are done."""
+    stopping: bool = False
+    """Shutting down: no new run is accepted."""
 
     @classmethod
     def ready(cls, backend: ChatBackend, audit: AuditSink) -> GatewayServices:

@@ -37,6 +37,7 @@ FAILURE_MESSAGES = {
     "KNOWLEDGE_UNAVAILABLE": "知识库暂时不可用，请稍后重试",
     "HARNESS_ERROR": "当前暂时无法处理该请求，请稍后重试",
     "RUN_UNAVAILABLE": "诊断服务暂时不可用，请稍后重试",
+    "SERVICE_STOPPING": "服务正在停止，本次诊断已取消，请稍后重试",
 }
 
 
