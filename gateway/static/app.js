@@ -930,7 +930,11 @@
               if (turn.sessionId) state.sessionId = turn.sessionId;
               showSession();
             } else if (event.event === "status") turn.status(data);
-            else if (event.event === "content") turn.content(data);
+            else if (event.event === "content") {
+              turn.content(data);
+              follow = false; // the answer's start (the conclusion) stays in view; its references are below
+              turn.body.scrollIntoView({ block: "start" });
+            }
             else if (event.event === "failure") turn.failure(data);
             else if (event.event === "done") turn.done(data);
             keepBottom();

@@ -143,6 +143,9 @@ def test_diagnosis_chat_in_one_session(context: BrowserContext, gateway_url: str
     expect(first).to_have_attribute("data-state", "done")
     expect(first).to_have_attribute("data-outcome", "SUCCESS")
     expect(first).to_have_attribute("data-content-type", "DIAGNOSIS_REPORT")
+    # The report arrives with its conclusion in view (its references are further down, reached by their chips).
+    conclusion_top = first.locator(".conclusion").evaluate("e => e.getBoundingClientRect().top")
+    assert 0 <= conclusion_top < page.evaluate("window.innerHeight"), conclusion_top
 
     # Live status: the plan's steps, each tool call with its evidence status, the validation stages.
     steps = first.locator('.status-line[data-code="PLANNING"] .plan-steps > li')
