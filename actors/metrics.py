@@ -1,9 +1,11 @@
 """Application metrics on ``ray.util.metrics``: they are exported with Ray's own (dashboard, Prometheus).
 
 Ray prefixes every name with ``ray_`` on export (``superbiz_runs_total`` -> ``ray_superbiz_runs_total``) and
-exports a series only after it was recorded once. Ray metric objects are meant to be created once per worker
-process, so they live in one lazily built ``_Instruments`` per process; ``RayRunMetrics`` (the Harness's
-``RunMetrics``) and ``RayToolMetrics`` (the tool actor's) are thin views over it.
+exports a series only after it was recorded once, so every counter series of a known label value is recorded at
+0 when its process starts (``start_at_zero``): an alert on it reads 0, not "no data". Ray metric objects are
+meant to be created once per worker process, so they live in one lazily built ``_Instruments`` per process;
+``RayRunMetrics`` (the Harness's ``RunMetrics``) and ``RayToolMetrics`` (the tool actor's) are thin views over
+it.
 
 A Ray gauge is exported only in the report interval it was set in, and the metrics agent drops a series not
 refreshed for two intervals (Ray 2.60: ~2 s with ``RAY_metrics_report_interval_ms=1000``, ~20 s by default).
@@ -16,14 +18,26 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import get_args
 
 from ray.util.metrics import Counter, Gauge, Histogram
+
+from harness.budget import DEADLINE, MODEL_CALLS, TOKENS, TOOL_CALLS, tool_calls_reason
+from harness.errors import RunCancelled
+from harness.intents import INTENTS
+from harness.model import Role
+from harness.release import FallbackType
+from harness.retry import FailureKind
+from harness.run_state import TERMINAL
 
 log = logging.getLogger(__name__)
 
 GAUGE_REFRESH_S = 1.0
 RUN_DURATION_BUCKETS_S = [0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0, 90.0, 120.0]
+MODEL_ROLES = get_args(Role)
+GUARD_VERDICTS = ("SUPPORTED", "UNSUPPORTED", "UNAVAILABLE")
 GUARD_LATENCY_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0]
 
 
@@ -88,8 +102,42 @@ def instruments() -> _Instruments:
         return _instruments
 
 
+def _zero(counter: Counter, **tags: str) -> None:
+    # Ray's Counter.inc refuses 0 and a series is exported only once recorded, so an alert on a counter would
+    # read "no data" until its first event: the series of every known label value are recorded at 0 instead.
+    counter._record(0, tags=tags)
+
+
+def start_at_zero(tools: Sequence[str]) -> None:
+    """Export every run-level counter series at 0 for each known label value (and each of ``tools``)."""
+    metrics = instruments()
+    for intent in (*INTENTS, "UNROUTED"):
+        for outcome in sorted(TERMINAL):
+            _zero(metrics.runs, intent=intent, outcome=outcome)
+    for role in MODEL_ROLES:
+        for outcome in ("OK", *FailureKind, RunCancelled.code):
+            _zero(metrics.model_calls, role=role, outcome=outcome)
+        for kind in ("input", "output"):
+            _zero(metrics.model_tokens, role=role, kind=kind)
+    for tool in tools:
+        for status, evidence in (("READY", "EVIDENCE_FOUND"), ("READY", "NO_EVIDENCE"), ("ERROR", "ERROR")):
+            _zero(metrics.tool_calls, tool=tool, status=status, evidence_status=evidence)
+        _zero(metrics.budget_exhausted, reason=tool_calls_reason(tool))
+    for verdict in GUARD_VERDICTS:
+        _zero(metrics.guard_verdicts, verdict=verdict)
+    for reason in (MODEL_CALLS, TOOL_CALLS, TOKENS, DEADLINE):
+        _zero(metrics.budget_exhausted, reason=reason)
+    for fallback in FallbackType:
+        _zero(metrics.fallbacks, type=fallback)
+    _zero(metrics.cancellations)
+
+
 class RayRunMetrics:
-    """``harness.metrics.RunMetrics`` on Ray metrics (used by the RunSupervisor)."""
+    """``harness.metrics.RunMetrics`` on Ray metrics (used by the RunSupervisor); every series of the known
+    label values (and of ``tools``) starts at 0."""
+
+    def __init__(self, tools: Sequence[str]) -> None:
+        start_at_zero(tools)
 
     def run_finished(self, intent: str, outcome: str, duration_s: float) -> None:
         metrics = instruments()
@@ -128,6 +176,7 @@ class RayToolMetrics:
 
     def __init__(self, tool: str, refresh_s: float = GAUGE_REFRESH_S) -> None:
         self._tags = {"tool": str(tool)}
+        _zero(instruments().tool_busy, tool=str(tool))
         self._in_flight = 0
         self._lock = threading.Lock()
         threading.Thread(target=self._refresh, args=(refresh_s,), name=f"metrics-{tool}", daemon=True).start()

@@ -148,7 +148,7 @@ class RunSupervisor:
             guard=RayGuardPort(guards),
             audit=audit or _audit_store(config),
             clock=SystemClock(),
-            metrics=RayRunMetrics(),
+            metrics=RayRunMetrics(list(kinds)),
         )
         self._runs: dict[str, Run] = {}
         self._feeds = FeedHub(config.ray.client_lease, config.ray.event_linger)
