@@ -712,6 +712,11 @@ class RaySettings(Section):
         description="Ray custom resources the supervisors, agents and guards need, e.g. {harness: 0.01} to keep "
         "them on the nodes started with --resources='{\"harness\": 1}' (tools have their own, under tools).",
     )
+    auth_token: Secret | None = Field(
+        default=None,
+        description="The token of a cluster that uses Ray's token authentication, as an ${ENV} reference; without "
+        "it Ray's own RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or ~/.ray/auth_token is used.",
+    )
     client_lease: PositiveDuration = Field(
         default=duration("60s"),
         description="A run whose gateway has not fetched its events for this long is cancelled (the gateway is gone).",
@@ -830,7 +835,7 @@ class AppConfig(Section):
     audit: AuditSettings = Field(default_factory=AuditSettings)
 
     def runtime_digest(self) -> str:
-        """A short digest of what the actors are built from: everything but the gateway's own settings and the Ray
-        address. Secrets count by their ``${ENV}`` reference, not their value."""
-        data = self.model_dump(mode="json", exclude={"gateway": True, "ray": {"address"}})
+        """A short digest of what the actors are built from: everything but the gateway's own settings and how it
+        reaches Ray (address, token). Secrets count by their ``${ENV}`` reference, not their value."""
+        data = self.model_dump(mode="json", exclude={"gateway": True, "ray": {"address", "auth_token"}})
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]

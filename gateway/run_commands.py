@@ -24,7 +24,7 @@ def _config(args: argparse.Namespace) -> AppConfig | None:
 
 def serve(args: argparse.Namespace) -> int:
     from actors.runtime import RuntimeMismatch
-    from gateway.serve import ExposureRefused
+    from gateway.serve import ClusterJoinError, ExposureRefused
     from gateway.serve import serve as run_server
 
     config = _config(args)
@@ -37,19 +37,23 @@ def serve(args: argparse.Namespace) -> int:
             config.gateway.port if args.port is None else args.port,
             args.ray_address,
         )
-    except (ExposureRefused, RuntimeMismatch) as refused:
+    except (ExposureRefused, RuntimeMismatch, ClusterJoinError) as refused:
         print(refused, file=sys.stderr)
         return EXIT_INVALID
 
 
 def stop_runtime(args: argparse.Namespace) -> int:
     from actors.runtime import shutdown_runtime
-    from gateway.serve import init_ray
+    from gateway.serve import ClusterJoinError, init_ray
 
     config = _config(args)
     if config is None:
         return EXIT_INVALID
-    init_ray(config, args.ray_address)
+    try:
+        init_ray(config, args.ray_address)
+    except ClusterJoinError as refused:
+        print(refused, file=sys.stderr)
+        return EXIT_INVALID
     killed = shutdown_runtime(config)
     print(f"stopped {killed} actor(s) in Ray namespace {config.ray.namespace!r}")
     return 0
