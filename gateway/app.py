@@ -18,6 +18,7 @@ from typing import Any
 
 from sse_starlette.sse import EventSourceResponse
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -157,7 +158,7 @@ def create_app(config: AppConfig, services: GatewayServices) -> Starlette:
         )
 
     async def openapi(request: Request) -> JSONResponse:
-        return JSONResponse(openapi_document(requests.json_schema()))
+        return JSONResponse(openapi_document(requests.json_schema(), settings.auth != "off"))
 
     routes = [
         Route("/api/chat", chat, methods=["POST"]),
@@ -168,7 +169,7 @@ def create_app(config: AppConfig, services: GatewayServices) -> Starlette:
         Route("/", index, methods=["GET"]),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, exception_handlers={Exception: _internal_error})
+    return Starlette(routes=routes, exception_handlers={HTTPException: _http_error, Exception: _internal_error})
 
 
 async def _events(
@@ -210,6 +211,16 @@ async def _record_lost(audit: AuditSink, run_id: str, session_id: str) -> None:
         await audit.run_finished(record)
     except Exception as exc:
         log.error("audit write failed: %s", type(exc).__name__, extra={"run_id": run_id})
+
+
+HTTP_ERROR_CODES = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
+
+
+async def _http_error(request: Request, exc: HTTPException) -> JSONResponse:
+    """Routing errors (an unknown path, a method a route does not take) in the error envelope."""
+    code = HTTP_ERROR_CODES.get(exc.status_code, "HTTP_ERROR")
+    body = {"error": {"code": code, "message": str(exc.detail)}}
+    return JSONResponse(body, status_code=exc.status_code, headers=exc.headers)
 
 
 async def _internal_error(request: Request, exc: Exception) -> JSONResponse:

@@ -185,9 +185,19 @@ def test_health_readiness_info_page_and_openapi(client: TestClient, backend: Fak
     page = client.get("/")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     document = client.get("/openapi.json").json()
-    assert "/api/chat" in document["paths"]
+    assert set(document["paths"]) == {"/api/chat", "/api/info", "/healthz", "/readyz", "/openapi.json", "/"}
+    assert "security" not in document["paths"]["/api/chat"]["post"] and "components" not in document
 
 
-def test_only_post_is_a_chat(client: TestClient) -> None:
-    assert client.get("/api/chat").status_code == 405
-    assert client.post("/api/chat_stream", json={"query": "x"}).status_code == 404
+def test_the_bearer_scheme_is_declared_only_when_keys_are_asked_for(backend: FakeBackend) -> None:
+    with TestClient(create_app(config(auth=True), GatewayServices.ready(backend, MemoryAudit()))) as client:
+        document = client.get("/openapi.json").json()
+    assert document["paths"]["/api/chat"]["post"]["security"] == [{"bearer": []}]
+    assert document["components"]["securitySchemes"] == {"bearer": {"type": "http", "scheme": "bearer"}}
+
+
+def test_only_post_is_a_chat_and_routing_errors_use_the_envelope(client: TestClient) -> None:
+    wrong_method = client.get("/api/chat")
+    error(wrong_method, 405, "METHOD_NOT_ALLOWED")
+    assert wrong_method.headers["allow"] == "POST"
+    error(client.post("/api/chat_stream", json={"query": "x"}), 404, "NOT_FOUND")
