@@ -2,7 +2,50 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
+
+from harness.events import FAILURE_MESSAGES, STATUS_MESSAGES, ContentType, Outcome
+
+
+def _json_object(properties: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"type": "object", "properties": properties, "required": required}
+
+
+EVENT_DATA: dict[str, dict[str, Any]] = {
+    "metadata": _json_object(
+        {"session_id": {"type": "string"}, "run_id": {"type": "string"}, "model": {"type": "string"}},
+        ["session_id", "run_id"],
+    ),
+    "status": _json_object(
+        {"code": {"enum": sorted(STATUS_MESSAGES)}, "message": {"type": "string"}}, ["code", "message"]
+    ),
+    "content": _json_object(
+        {"content_type": {"enum": list(get_args(ContentType))}, "payload": {"type": "object"}},
+        ["content_type", "payload"],
+    ),
+    "failure": _json_object(
+        {"code": {"enum": sorted(FAILURE_MESSAGES)}, "message": {"type": "string"}}, ["code", "message"]
+    ),
+    "done": _json_object({"outcome": {"enum": list(get_args(Outcome))}}, ["outcome"]),
+}
+"""Each event's ``data``, a JSON object (the event contract: metadata, status*, content | failure, done)."""
+
+
+def sse_event_schema() -> dict[str, Any]:
+    """One Server-Sent Event of ``/api/chat``: its name, and its ``data`` as JSON of that event's schema."""
+    return {
+        "oneOf": [
+            {
+                "type": "object",
+                "properties": {
+                    "event": {"const": name},
+                    "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": data},
+                },
+                "required": ["event", "data"],
+            }
+            for name, data in EVENT_DATA.items()
+        ]
+    }
 
 
 def openapi_document(chat_request: dict[str, Any], auth_required: bool) -> dict[str, Any]:
@@ -28,8 +71,8 @@ def openapi_document(chat_request: dict[str, Any], auth_required: bool) -> dict[
         "requestBody": {"required": True, "content": {"application/json": {"schema": chat_request}}},
         "responses": {
             "200": {
-                "description": "metadata, status*, content | failure, done",
-                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                "description": "metadata, status*, content | failure, done (the schema describes one event)",
+                "content": {"text/event-stream": {"schema": sse_event_schema()}},
             },
             **errors,
         },
