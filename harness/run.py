@@ -151,6 +151,8 @@ class Run:
             self.ctx, services.store, services.tools, self._offered, self._tool_event, self._audit_tool
         )
         self._pending_audit: list[asyncio.Task[None]] = []
+        self._tools_recorded = 0
+        """Tool calls of any kind recorded for this run (the agent's and the Harness's own knowledge lookup)."""
 
     @property
     def run_id(self) -> str:
@@ -523,6 +525,7 @@ class Run:
 
     def _audit_tool(self, record: ToolInvocation) -> None:
         """Called exactly once per tool call, however it ended: also the one place tool calls are counted."""
+        self._tools_recorded += 1
         tool = record.tool_name if record.tool_name in self._offered else "unknown_tool"
         self._services.metrics.tool_call(tool, "READY" if record.success else "ERROR", record.evidence_status)
         self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.tool_invoked(record))))
@@ -565,7 +568,6 @@ class Run:
         self._count_finish(outcome)
         if self._pending_audit:
             await asyncio.gather(*self._pending_audit)
-        usage = self.ctx.budget.usage()
         totals = list(self._usage.values())
         record = RunFinished(
             run_id=self.run_id,
@@ -578,7 +580,7 @@ class Run:
             model_calls=sum(role.calls for role in totals),
             input_tokens=sum(role.input_tokens for role in totals),
             output_tokens=sum(role.output_tokens for role in totals),
-            tool_calls=usage.tool_calls,
+            tool_calls=self._tools_recorded,
             duration_ms=int((time.monotonic() - self._started) * 1000),
             finished_at=self.ctx.clock.now(),
             guard_verdict=outcome.guard.verdict if outcome.guard else None,

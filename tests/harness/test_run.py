@@ -490,8 +490,9 @@ async def test_knowledge_query_makes_one_lookup_and_checks_references() -> None:
     assert "invented-doc" not in json.dumps(payload) and len(payload["references"]) == 1
     assert payload["references"][0]["excerpt"]
     assert "已移除" in payload["limitations"][-1]
-    assert outcome.run.ctx.budget.usage().tool_calls == 0
+    assert outcome.run.ctx.budget.usage().tool_calls == 0  # the Harness's own lookup is not the agent's budget
     assert [t.tool_name for t in outcome.audit.tools] == ["lookup_knowledge"]
+    assert outcome.audit.finished[0].tool_calls == 1  # the run's count agrees with its tool_invocation rows
 
 
 async def test_knowledge_answer_with_only_invented_references_is_not_released() -> None:
