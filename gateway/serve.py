@@ -136,6 +136,8 @@ def join_cluster(address: str, namespace: str, token: Secret | None = None) -> o
             time.sleep(RAY_CLIENT_RETRY_DELAY_S)
     try:
         return connect()
+    except ConnectionAbortedError:  # Ray Client's server failed to start every time: not a question of tokens
+        raise
     except (ConnectionError, AuthenticationError) as refused:
         ray.shutdown()
         raise ClusterJoinError(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -38,6 +39,7 @@ def flaky(monkeypatch: pytest.MonkeyPatch) -> FlakyInit:
     monkeypatch.setattr(ray, "shutdown", flaky.shutdown)
     monkeypatch.setattr(ray, "is_initialized", lambda: False)
     monkeypatch.setattr(serve, "RAY_CLIENT_RETRY_DELAY_S", 0.0)
+    monkeypatch.setenv("RAY_AUTH_MODE", "disabled")  # an explicit mode: joining changes no Ray setting here
     return flaky
 
 
@@ -60,3 +62,23 @@ def test_a_direct_cluster_address_is_not_retried(flaky: FlakyInit) -> None:
     with pytest.raises(ConnectionAbortedError):
         serve.init_ray(parse_config("", {}), "10.0.0.5:6379")
     assert len(flaky.calls) == 1
+
+
+def test_a_refused_join_is_one_error_naming_what_to_set(flaky: FlakyInit, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(**kwargs: Any) -> Any:
+        flaky.calls.append(kwargs)
+        raise ConnectionError("Failed to connect to Ray cluster")
+
+    monkeypatch.setattr(ray, "init", refused)
+    with pytest.raises(serve.ClusterJoinError, match=r"ray\.auth-token: \$\{RAY_AUTH_TOKEN\}"):
+        serve.init_ray(parse_config("", {}), "10.0.0.5:6379")
+    assert len(flaky.calls) == 1
+
+
+def test_a_configured_token_is_sent_without_showing_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RAY_AUTH_TOKEN", raising=False)
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")  # explicit: Ray's own settings are left as they are
+    config = parse_config("ray:\n  auth-token: ${CLUSTER_TOKEN}\n", {"CLUSTER_TOKEN": "t0ken-value"})
+    assert serve.use_cluster_token(config.ray.auth_token) == "ray.auth-token"
+    assert os.environ["RAY_AUTH_TOKEN"] == "t0ken-value"
+    assert "t0ken-value" not in config.model_dump_json()
