@@ -276,6 +276,7 @@ async def main(delays: list[float], levels: list[int], quick: bool) -> None:
                 f"{(r1_zero_p50 - floor_p50) * 1e3:.1f} ms above the Ray floor"
             )
 
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--delays", default="0,100")
