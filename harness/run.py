@@ -41,7 +41,7 @@ from harness.intents import (
 from harness.invocation_store import InvocationStore
 from harness.logs import bound
 from harness.metrics import NoMetrics, RunMetrics
-from harness.model import ChatMessage, ChatModel, ModelReply, ModelRequest, Role, ToolCall
+from harness.model import ChatMessage, ChatModel, ModelReply, ModelRequest, Role, ToolCall, Usage
 from harness.ports import AgentPort, GuardPort, ToolPort
 from harness.release import FallbackType, fallback_payload, knowledge_fallback_payload, report_payload
 from harness.run_context import RunContext
@@ -117,7 +117,6 @@ class _Outcome:
 
 @dataclass
 class _RoleUsage:
-    calls: int = 0
     input_tokens: int = 0
     output_tokens: int = 0
 
@@ -361,21 +360,22 @@ class Run:
             if timeout_s <= 0:
                 raise OperationFailed("TIMEOUT", "guard total time used up")
             remote = self._services.guard.evaluate(request, number, timeout_s)
-            metrics = self._services.metrics
+            self._steps += 1
+            step, started = self._steps, time.monotonic()
             try:
                 result = await bounded(self.ctx, remote.result, timeout_s=timeout_s, on_abort=remote.cancel)
             except OperationFailed as failed:
-                metrics.model_call("guard", str(failed.kind), 0, 0)
+                self._audit_step(step, "guard", started, str(failed.kind))
                 raise
             except (RunCancelled, BudgetExhausted) as stopped:
-                metrics.model_call("guard", stopped.code, 0, 0)
+                self._audit_step(step, "guard", started, stopped.code)
                 raise
             except Exception as exc:  # the replica died or could not be reached: retry on another one
-                metrics.model_call("guard", "TRANSPORT", 0, 0)
+                self._audit_step(step, "guard", started, "TRANSPORT")
                 raise OperationFailed("TRANSPORT", type(exc).__name__) from None
             self._count("guard", result.usage.input_tokens, result.usage.output_tokens)
             outcome = "OK" if result.verdict is not None else str(result.failure or "INVALID_OUTPUT")
-            metrics.model_call("guard", outcome, result.usage.input_tokens, result.usage.output_tokens)
+            self._audit_step(step, "guard", started, outcome, result.usage)
             if result.verdict is None:
                 raise OperationFailed(result.failure or "INVALID_OUTPUT", f"replica {result.replica}")
             return result.verdict
@@ -468,16 +468,16 @@ class Run:
                 failed.detail,
                 extra={"run_id": self.run_id, "session_id": self._start.session_id, "role": request.role},
             )
-            self._audit_step(step, request.role, started, None, failed.kind)
+            self._audit_step(step, request.role, started, str(failed.kind))
             raise
         except (BudgetExhausted, RunCancelled) as stopped:
-            self._audit_step(step, request.role, started, None, stopped.code)
+            self._audit_step(step, request.role, started, stopped.code)
             raise
         except asyncio.CancelledError:  # the agent's own task was stopped (its run was cancelled): count it too
             self._services.metrics.model_call(request.role, RunCancelled.code, 0, 0)
             raise
         self._count(request.role, reply.usage.input_tokens, reply.usage.output_tokens)
-        self._audit_step(step, request.role, started, reply, "OK")
+        self._audit_step(step, request.role, started, "OK", reply.usage, bool(reply.tool_calls))
         return reply
 
     def _model_timeout(self) -> float:
@@ -485,7 +485,6 @@ class Run:
 
     def _count(self, role: str, input_tokens: int, output_tokens: int) -> None:
         usage = self._usage.setdefault(role, _RoleUsage())
-        usage.calls += 1
         usage.input_tokens += input_tokens
         usage.output_tokens += output_tokens
 
@@ -530,16 +529,25 @@ class Run:
         self._services.metrics.tool_call(tool, "READY" if record.success else "ERROR", record.evidence_status)
         self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.tool_invoked(record))))
 
-    def _audit_step(self, step: int, role: str, started: float, reply: ModelReply | None, outcome: str) -> None:
+    def _audit_step(
+        self,
+        step: int,
+        role: str,
+        started: float,
+        outcome: str,
+        usage: Usage | None = None,
+        has_tool_call: bool = False,
+    ) -> None:
+        """One ``agent_step`` row per model attempt of any role, whatever its outcome (never a prompt)."""
         record = ModelStep(
             run_id=self.run_id,
             session_id=self._start.session_id,
             step_index=step,
             role=role,
             duration_ms=int((time.monotonic() - started) * 1000),
-            input_tokens=reply.usage.input_tokens if reply else 0,
-            output_tokens=reply.usage.output_tokens if reply else 0,
-            has_tool_call=bool(reply and reply.tool_calls),
+            input_tokens=usage.input_tokens if usage else 0,
+            output_tokens=usage.output_tokens if usage else 0,
+            has_tool_call=has_tool_call,
             outcome=outcome,
         )
         self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.model_step(record))))
@@ -577,7 +585,7 @@ class Run:
             fallback_type=outcome.fallback_type,
             fallback_reason=outcome.fallback_reason,
             published_result=outcome.published_result,
-            model_calls=sum(role.calls for role in totals),
+            model_calls=self._steps,
             input_tokens=sum(role.input_tokens for role in totals),
             output_tokens=sum(role.output_tokens for role in totals),
             tool_calls=self._tools_recorded,

@@ -57,7 +57,7 @@ async def test_done_never_precedes_the_rows_of_its_run(
     for row, steps, tools in seen:
         assert (row["status"], row["release_outcome"]) == ("SUCCESS", "SUCCESS")
         assert row["model_calls"] == 6 and row["tool_call_count"] == 3
-        assert (steps, tools) == (5, 3)  # router + 4 agent turns; knowledge, logs, mysql
+        assert (steps, tools) == (6, 3)  # router, 4 agent turns, guard; knowledge, logs, mysql
 
 
 async def test_a_supervisor_killed_mid_run_leaves_every_row_written_before_the_kill(

@@ -252,6 +252,31 @@ async def test_guard_timeout_then_success_retries_once_on_another_replica() -> N
     assert attempts == ["TIMEOUT", "OK"]
 
 
+async def test_every_model_attempt_of_every_role_is_one_step_and_the_run_counts_agree_with_its_rows() -> None:
+    model = diagnosis_model()
+    model._steps["router"].clear()
+    model.script("router", reply({"intent": "MAYBE"}), reply({"intent": "DIAGNOSIS"}))
+    first, second = ScriptedChatModel(), ScriptedChatModel()
+    first.script("guard", Delay(5, SUPPORTED))
+    second.script("guard", SUPPORTED)
+    settings = config(**{"semantic-guard": {"attempt-timeout": "300ms", "total-timeout": "2s"}})
+    outcome = await run_once(services(model, settings, guard_models=[first, second]))
+    assert outcome.status is RunStatus.SUCCESS
+    steps = [(step.role, step.outcome) for step in outcome.audit.steps]
+    assert steps == [
+        ("router", "OK"),  # the call's outcome: its output was then refused (MAYBE) and the router asked again
+        ("router", "OK"),
+        *[("agent", "OK")] * 4,
+        ("guard", "TIMEOUT"),
+        ("guard", "OK"),
+    ]
+    assert [step.step_index for step in outcome.audit.steps] == list(range(1, len(steps) + 1))
+    finished = outcome.audit.finished[-1]
+    assert finished.model_calls == len(outcome.audit.steps)
+    assert finished.tool_calls == len(outcome.audit.tools) == 3
+    assert finished.input_tokens == sum(step.input_tokens for step in outcome.audit.steps)
+
+
 async def test_guard_timeout_twice_is_semantic_unavailable_without_rerunning_anything() -> None:
     model = diagnosis_model(GOOD_DRAFT, Delay(5, SUPPORTED), Delay(5, SUPPORTED))
     settings = config(**{"semantic-guard": {"attempt-timeout": "200ms", "total-timeout": "2s"}})
