@@ -191,7 +191,7 @@ async def one_run(writer: AuditWriter, n: int) -> None:
     run_id, session_id, now = f"run-{n}", f"session-{n % SESSIONS}", datetime.now(UTC)
     await writer.run_started(RunStarted(run_id, session_id, "alice", "订单 order-123 支付超时，帮我排查", now))
     for index in range(1, 6):
-        await writer.model_step(ModelStep(run_id, session_id, index, "agent", 850, 2400, 120, index <= 3, "OK"))
+        await writer.model_step(ModelStep(run_id, session_id, index, "agent", 850, 2400, 120, index <= 3, "OK", 1))
         if index <= 3:
             await writer.tool_invoked(
                 ToolInvocation(

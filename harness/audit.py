@@ -35,7 +35,11 @@ class ModelStep:
     output_tokens: int
     has_tool_call: bool
     outcome: str
-    """``OK`` or the failure kind/code."""
+    """``OK``, or the failure kind/code that ended the attempt, or the kind of a reply the Harness refused
+    (``INVALID_OUTPUT``: the router's or the knowledge answer's output did not match its schema)."""
+    attempt: int
+    """The attempt number within its operation: the retry executor's number for the router and the
+    SemanticGuard, 1 for a call that is never retried (an agent turn, a repair, a knowledge or system answer)."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +61,30 @@ class ToolInvocation:
     error_code: str | None
     error_message: str | None
     """The safe message the agent saw, never exception text."""
+    step_index: int | None = None
+    """The ``step_index`` of the model step whose reply asked for this call; None for a call the Harness made
+    itself (a KNOWLEDGE_QUERY's lookup). The durable store links it to that step's ``agent_step.id``."""
+
+
+@dataclass(frozen=True)
+class GuardCheck:
+    """One decision of a guard on the run's draft: each EvidenceGuard check (the first, then one per repair)
+    and the SemanticGuard's review. Codes and Harness-written messages only, never the draft or evidence."""
+
+    run_id: str
+    session_id: str
+    check_index: int
+    """1, 2, … in the order the checks ran within the run."""
+    guard: str
+    """``evidence`` or ``semantic``."""
+    verdict: str
+    """evidence: ``PASS`` | ``FAIL``; semantic: ``SUPPORTED`` | ``UNSUPPORTED`` | ``UNAVAILABLE``."""
+    step_index: int | None
+    """The step that produced what was judged (the draft's agent or repair step), or the guard step whose reply
+    gave the verdict; None when no model step is involved (a guard input refused before the call)."""
+    failures: tuple[tuple[str, str], ...] = ()
+    """(code, message) of each failure: the EvidenceGuard's rule failures, the SemanticGuard's reason for
+    UNSUPPORTED or the failure kind that left it UNAVAILABLE."""
 
 
 @dataclass(frozen=True)
@@ -87,6 +115,8 @@ class AuditSink(Protocol):
 
     async def tool_invoked(self, record: ToolInvocation) -> None: ...
 
+    async def guard_checked(self, record: GuardCheck) -> None: ...
+
     async def run_finished(self, record: RunFinished) -> None: ...
 
     async def last_turn(self, session_id: str) -> tuple[str | None, str | None]:
@@ -111,6 +141,7 @@ class MemoryAudit:
     started: list[RunStarted] = field(default_factory=list)
     steps: list[ModelStep] = field(default_factory=list)
     tools: list[ToolInvocation] = field(default_factory=list)
+    checks: list[GuardCheck] = field(default_factory=list)
     finished: list[RunFinished] = field(default_factory=list)
     owners: dict[str, str] = field(default_factory=dict)
     """session_id -> principal, set by the first claim or the first run of the session."""
@@ -125,6 +156,9 @@ class MemoryAudit:
 
     async def tool_invoked(self, record: ToolInvocation) -> None:
         self.tools.append(record)
+
+    async def guard_checked(self, record: GuardCheck) -> None:
+        self.checks.append(record)
 
     async def run_finished(self, record: RunFinished) -> None:
         self.finished.append(record)

@@ -1,13 +1,18 @@
 """The durable audit store: ``AuditSink`` on SQLAlchemy Core, SQLite by default, MySQL/MariaDB through pymysql.
 
-Four tables (``init_schema`` creates them):
+Five tables (``init_schema`` creates them):
 
 * ``chat_session``: one row per session, owned by the principal that claimed it first;
 * ``diagnosis_run``: one row per run, inserted RUNNING at ``run_started`` and completed at ``run_finished``.
   ``release_outcome`` stays NULL until the run finishes, so a run that crashed mid-way is never SUCCESS;
-* ``agent_step``: one row per model call (metadata only: role, tokens, duration, outcome);
+* ``agent_step``: one row per model attempt of any role (metadata only: role, attempt number, tokens,
+  duration, outcome or failure kind);
 * ``tool_invocation``: one row per tool call (the columns of the seed's table plus ``tool_call_id``,
   ``evidence_status`` and ``error_code``); ``output_preview`` is bounded, the raw response is never stored.
+  ``step_id`` is the ``agent_step.id`` of the model step that asked for the call (NULL for the Harness's own
+  knowledge lookup);
+* ``guard_check``: one row per guard decision (each EvidenceGuard check with its failure codes, the
+  SemanticGuard's verdict).
 
 Audit records carry metadata, never prompts or raw tool responses. ``previous_turn`` and ``last_turn`` are
 read back from ``diagnosis_run`` (§4.6): its ``published_result`` is the truth source of ``previous_turn``.
@@ -47,6 +52,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     func,
@@ -59,6 +65,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects import mysql, sqlite
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.pool import StaticPool
 from sqlalchemy.schema import CreateIndex, CreateTable, ExecutableDDLElement
 
@@ -66,7 +73,7 @@ from config.schema import AuditSettings
 from contract.clock import Clock, SystemClock
 from contract.secrets import redact
 from harness.agent import PreviousTurn
-from harness.audit import ModelStep, RunFinished, RunStarted, ToolInvocation
+from harness.audit import GuardCheck, ModelStep, RunFinished, RunStarted, ToolInvocation
 from harness.audit_writer import GroupCommitWriter, WriteStats
 
 log = logging.getLogger(__name__)
@@ -139,6 +146,7 @@ diagnosis_run = Table(
     # session_id lookups use the leading column of these two indexes.
     Index("idx_diagnosis_run_session_started", "session_id", "started_at"),
     Index("idx_diagnosis_run_session_finish", "session_id", "finish_seq"),
+    Index("idx_diagnosis_run_started", "started_at"),
     **_TABLE_OPTIONS,
 )
 
@@ -159,6 +167,7 @@ agent_step = Table(
     Column("token_count", Integer),
     Column("outcome", String(64), nullable=False),
     Column("created_at", _DATETIME, nullable=False),
+    Column("attempt", Integer),
     Index("idx_agent_step_run_id", "run_id"),
     **_TABLE_OPTIONS,
 )
@@ -195,11 +204,35 @@ tool_invocation = Table(
     **_TABLE_OPTIONS,
 )
 
+guard_check = Table(
+    "guard_check",
+    METADATA,
+    Column("id", _BIGINT_ID, primary_key=True, autoincrement=True),
+    Column("run_id", String(64), nullable=False),
+    Column("session_id", String(64), nullable=False),
+    Column("check_index", Integer, nullable=False),
+    Column("guard", String(16), nullable=False),
+    Column("verdict", String(16), nullable=False),
+    Column("step_index", Integer),
+    Column("failure_codes", _JSON, nullable=False),
+    Column("failures", _JSON, nullable=False),
+    Column("created_at", _DATETIME, nullable=False),
+    Index("idx_guard_check_run_id", "run_id", "check_index"),
+    **_TABLE_OPTIONS,
+)
+
+ADDED_COLUMNS = frozenset({("agent_step", "attempt")})
+"""Nullable columns a later version added to an existing table: ``init_schema`` adds them (ALTER TABLE ADD
+COLUMN); rows written before keep NULL there. Any other missing column needs a migration by hand."""
+
+MAX_CHECK_FAILURES = 50
+MAX_FAILURE_MESSAGE_CHARS = 300
+
 TABLES = tuple(METADATA.tables)
 """The audit tables, in the order a reader meets them."""
 
 
-AuditRecord = RunStarted | ModelStep | ToolInvocation | RunFinished
+AuditRecord = RunStarted | ModelStep | ToolInvocation | GuardCheck | RunFinished
 
 
 @dataclass(frozen=True)
@@ -207,6 +240,22 @@ class _Write:
     record: AuditRecord
     at: datetime
     """The store's clock when the write was asked for: ``created_at`` of a model step or tool invocation."""
+
+
+class AddColumn(ExecutableDDLElement):
+    """``ALTER TABLE t ADD COLUMN c <type>`` for a nullable column of this schema."""
+
+    def __init__(self, column: Column[Any]) -> None:
+        self.column = column
+
+
+@compiles(AddColumn)
+def _compile_add_column(element: AddColumn, compiler: Any, **kw: Any) -> str:
+    column = element.column
+    return (
+        f"ALTER TABLE {compiler.preparer.format_table(column.table)} "
+        f"ADD COLUMN {compiler.get_column_specification(column)}"
+    )
 
 
 class AuditSchemaError(Exception):
@@ -217,6 +266,7 @@ class AuditSchemaError(Exception):
 class SchemaChanges:
     created_tables: tuple[str, ...]
     created_indexes: tuple[str, ...]
+    added_columns: tuple[str, ...] = ()
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------
@@ -388,7 +438,39 @@ def _step_row(record: ModelStep, at: datetime) -> dict[str, Any]:
         "token_count": record.input_tokens + record.output_tokens,
         "outcome": _clip(record.outcome, 64),
         "created_at": _db_time(at),
+        "attempt": record.attempt,
     }
+
+
+def _check_row(record: GuardCheck, at: datetime) -> dict[str, Any]:
+    failures = record.failures[:MAX_CHECK_FAILURES]
+    return {
+        "run_id": record.run_id,
+        "session_id": record.session_id,
+        "check_index": record.check_index,
+        "guard": _clip(record.guard, 16),
+        "verdict": _clip(record.verdict, 16),
+        "step_index": record.step_index,
+        "failure_codes": [_clip(code, 64) for code, _ in failures],
+        "failures": [
+            {"code": _clip(code, 64), "message": audit_text(message, MAX_FAILURE_MESSAGE_CHARS)}
+            for code, message in failures
+        ],
+        "created_at": _db_time(at),
+    }
+
+
+def _insert_tool_statement() -> Insert:
+    """A tool row's ``step_id`` is the id of its run's step with the row's ``step_index``: that step was written
+    first (in an earlier commit, or earlier in the same one), since the call was made after its reply."""
+    requesting_step = (
+        select(agent_step.c.id)
+        .where(agent_step.c.run_id == bindparam("step_run_id"), agent_step.c.step_index == bindparam("step_index"))
+        .order_by(agent_step.c.id)
+        .limit(1)
+        .scalar_subquery()
+    )
+    return insert(tool_invocation).values(step_id=requesting_step)
 
 
 def _finish_runs(connection: Connection, finished: Sequence[RunFinished]) -> None:
@@ -447,6 +529,7 @@ class SqlAuditStore:
         self._engine = _create_engine(url)
         self._lock = threading.Lock()
         self._touch_session = _touch_session_statement(self._sqlite)
+        self._insert_tool = _insert_tool_statement()
         self._writer = GroupCommitWriter(self._engine, self._write_batch, self._serialised)
 
     @property
@@ -472,25 +555,37 @@ class SqlAuditStore:
     def init_schema(self) -> SchemaChanges:
         """Create what is missing (tables, and indexes of existing tables); idempotent.
 
-        Safe to call from several processes at once (every supervisor of a pool does when it starts): a table
-        or index that another process created first is not an error. It never alters an existing column: a
-        table that lacks a column this version writes raises ``AuditSchemaError`` and needs a migration
-        (ALTER TABLE) first.
+        Safe to call from several processes at once (every supervisor of a pool does when it starts): a table,
+        index or column that another process created first is not an error. It adds the nullable columns a
+        later version added (``ADDED_COLUMNS``) and never alters an existing column: a table that lacks any
+        other column this version writes raises ``AuditSchemaError`` and needs a migration (ALTER TABLE) first.
         """
         with self._serialised():
             inspector = inspect(self._engine)
             existing = set(inspector.get_table_names())
             missing_columns: list[str] = []
+            addable: list[Column[Any]] = []
             for table in METADATA.tables.values():
                 if table.name in existing:
                     present = {column["name"] for column in inspector.get_columns(table.name)}
-                    missing_columns += [f"{table.name}.{c.name}" for c in table.columns if c.name not in present]
+                    for column in table.columns:
+                        if column.name in present:
+                            continue
+                        if (table.name, column.name) in ADDED_COLUMNS:
+                            addable.append(column)
+                        else:
+                            missing_columns.append(f"{table.name}.{column.name}")
             if missing_columns:
                 raise AuditSchemaError(
                     "the audit schema is older than this version (missing "
                     + ", ".join(missing_columns)
                     + "): migrate it with ALTER TABLE"
                 )
+            added_columns = tuple(
+                f"{column.table.name}.{column.name}"
+                for column in addable
+                if self._create(AddColumn(column), functools.partial(self._has_column, column))
+            )
             created_tables = tuple(
                 table.name
                 for table in METADATA.sorted_tables
@@ -506,7 +601,7 @@ class SqlAuditStore:
                     )
                     if created and table.name not in created_tables:
                         created_indexes.append(str(index.name))
-        return SchemaChanges(created_tables, tuple(created_indexes))
+        return SchemaChanges(created_tables, tuple(created_indexes), added_columns)
 
     def _create(self, statement: ExecutableDDLElement, exists: Callable[[], bool]) -> bool:
         """Run one CREATE: True if it created the object, False if another process had just created it."""
@@ -522,6 +617,9 @@ class SqlAuditStore:
     def _has_table(self, table_name: str) -> bool:
         return table_name in inspect(self._engine).get_table_names()
 
+    def _has_column(self, column: Column[Any]) -> bool:
+        return column.name in {found["name"] for found in inspect(self._engine).get_columns(column.table.name)}
+
     def _has_index(self, table_name: str, index_name: str) -> bool:
         return index_name in {index["name"] for index in inspect(self._engine).get_indexes(table_name)}
 
@@ -534,6 +632,9 @@ class SqlAuditStore:
         await self._writer.write(_Write(record, self._clock.now()))
 
     async def tool_invoked(self, record: ToolInvocation) -> None:
+        await self._writer.write(_Write(record, self._clock.now()))
+
+    async def guard_checked(self, record: GuardCheck) -> None:
         await self._writer.write(_Write(record, self._clock.now()))
 
     async def run_finished(self, record: RunFinished) -> None:
@@ -575,6 +676,20 @@ class SqlAuditStore:
         query = select(tool_invocation).where(tool_invocation.c.run_id == run_id).order_by(tool_invocation.c.id)
         return await self._call(self._select, query)
 
+    async def guard_checks(self, run_id: str) -> list[dict[str, Any]]:
+        query = select(guard_check).where(guard_check.c.run_id == run_id).order_by(guard_check.c.check_index)
+        return await self._call(self._select, query)
+
+    async def runs(self, since: datetime, outcome: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        """Runs started at or after ``since``, newest first, without their published result; ``outcome``
+        (SUCCESS, FALLBACK, FAILED, CANCELLED or RUNNING) keeps only runs in that state."""
+        columns = [column for column in diagnosis_run.columns if column.name != "published_result"]
+        query = select(*columns).where(diagnosis_run.c.started_at >= _db_time(since))
+        if outcome is not None:
+            query = query.where(diagnosis_run.c.status == outcome)
+        query = query.order_by(diagnosis_run.c.started_at.desc(), diagnosis_run.c.run_id).limit(limit)
+        return await self._call(self._select, query)
+
     # -- the work, in a worker thread ---------------------------------------------------------------------------
 
     async def _call(self, work: Callable[..., T], *args: Any) -> T:
@@ -604,7 +719,10 @@ class SqlAuditStore:
             connection.execute(insert(agent_step), steps)
         tools = [self._tool_row(write.record, write.at) for write in writes if isinstance(write.record, ToolInvocation)]
         if tools:
-            connection.execute(insert(tool_invocation), tools)
+            connection.execute(self._insert_tool, tools)
+        checks = [_check_row(write.record, write.at) for write in writes if isinstance(write.record, GuardCheck)]
+        if checks:
+            connection.execute(insert(guard_check), checks)
         finished = [write.record for write in writes if isinstance(write.record, RunFinished)]
         if finished:
             _finish_runs(connection, finished)
@@ -613,7 +731,8 @@ class SqlAuditStore:
         return {
             "session_id": record.session_id,
             "run_id": record.run_id,
-            "step_id": None,
+            "step_run_id": record.run_id,
+            "step_index": record.step_index,
             "tool_name": _clip(record.tool_name, 64),
             "input_params": audit_params(record.input_params),
             "output_preview": audit_text(record.output_preview, self._settings.preview_chars),

@@ -9,9 +9,11 @@ ports of ``RunServices``, so the whole flow runs in-process in unit tests and on
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -23,7 +25,7 @@ from contract.kind import EvidenceKind
 from harness import events
 from harness.agent import AgentTask, PreviousTurn, Turn
 from harness.answer_rules import KnowledgeRelease, check_knowledge_answer, plan_steps, system_answer_problem
-from harness.audit import AuditSink, ModelStep, RunFinished, RunStarted, ToolInvocation
+from harness.audit import AuditSink, GuardCheck, ModelStep, RunFinished, RunStarted, ToolInvocation
 from harness.claim_check import ClaimPolicy
 from harness.errors import BudgetExhausted, OperationFailed, RetriesExhausted, RunCancelled, StoreUnavailable
 from harness.evidence_guard import EvidenceCheck, check_evidence, cited_tool_call_ids, failure_texts, fetch_cited
@@ -51,6 +53,9 @@ from harness.snapshot import Kinds, build_snapshot, snapshot_bytes, source_docum
 from harness.tool_boundary import OfferedTool, ToolBoundary
 
 log = logging.getLogger(__name__)
+
+_REQUESTING_STEP: ContextVar[int | None] = ContextVar("requesting_step", default=None)
+"""The step whose reply asked for the tool calls running in this context (set per turn, read by the audit)."""
 
 
 class StartRun(BaseModel):
@@ -129,6 +134,19 @@ class _History(NamedTuple):
     previous: PreviousTurn | None
 
 
+def _refusal(parse: Callable[[str | None], object]) -> Callable[[ModelReply], str | None]:
+    """The failure kind ``parse`` gives a reply's content, None when it accepts it."""
+
+    def refused(reply: ModelReply) -> str | None:
+        try:
+            parse(reply.content)
+        except OperationFailed as failed:
+            return str(failed.kind)
+        return None
+
+    return refused
+
+
 class Run:
     def __init__(self, services: RunServices, start: StartRun, announced: bool = False) -> None:
         """``announced``: the caller already sent this run's metadata event (with ``start.run_id``)."""
@@ -152,6 +170,8 @@ class Run:
         self._pending_audit: list[asyncio.Task[None]] = []
         self._tools_recorded = 0
         """Tool calls of any kind recorded for this run (the agent's and the Harness's own knowledge lookup)."""
+        self._checks = 0
+        """Guard decisions recorded for this run (``guard_check`` rows)."""
 
     @property
     def run_id(self) -> str:
@@ -223,7 +243,10 @@ class Run:
         timeout_s = self._services.config.model.timeout_s
 
         async def attempt(number: int) -> Intent:
-            reply = await self._harness_model("router", router_messages(router_input), timeout_s, json_output=True)
+            messages = router_messages(router_input)
+            reply = await self._harness_model(
+                "router", messages, timeout_s, json_output=True, attempt=number, refusal=_refusal(parse_intent)
+            )
             return parse_intent(reply.content)
 
         return await self.ctx.retry_executor().run("intent_router", self.ctx.retry_policies.intent_router, attempt)
@@ -270,7 +293,11 @@ class Run:
         self._emit(events.status("ANSWERING"))
         try:
             reply = await self._harness_model(
-                "knowledge", knowledge_messages(self._start.query, evidence), self._model_timeout(), json_output=True
+                "knowledge",
+                knowledge_messages(self._start.query, evidence),
+                self._model_timeout(),
+                json_output=True,
+                refusal=_refusal(parse_knowledge_answer),
             )
         except OperationFailed:
             return self._model_unavailable()
@@ -324,10 +351,12 @@ class Run:
         sources = verified_sources(check.verified, kinds)
         snapshot = build_snapshot(draft, check.verified, kinds)
         if snapshot_bytes(snapshot, draft.user_visible(), self._start.query) > config.max_input_bytes:
+            self._audit_check("semantic", "UNAVAILABLE", None, (("GUARD_INPUT_TOO_LARGE", "input over its limit"),))
             return self._fallback("SEMANTIC_UNAVAILABLE", "GUARD_INPUT_TOO_LARGE", sources)
         try:
             request = GuardRequest(query=self._start.query, draft=draft.user_visible(), verified_evidence=snapshot)
         except ValidationError:
+            self._audit_check("semantic", "UNAVAILABLE", None, (("GUARD_INPUT_INVALID", "input not valid"),))
             return self._fallback("SEMANTIC_UNAVAILABLE", "GUARD_INPUT_INVALID", sources)
         self._emit(events.status("SEMANTIC_VALIDATING"))
         guard_started = time.monotonic()
@@ -335,8 +364,12 @@ class Run:
             verdict = await self._semantic_guard(request)
         except RetriesExhausted as exhausted:
             self._services.metrics.guard_verdict("UNAVAILABLE", time.monotonic() - guard_started)
+            message = f"no valid verdict after {exhausted.attempts} attempt(s)"
+            self._audit_check("semantic", "UNAVAILABLE", self._steps, ((str(exhausted.last_kind), message),))
             return self._fallback("SEMANTIC_UNAVAILABLE", f"GUARD_{exhausted.last_kind}", sources)
         self._services.metrics.guard_verdict(verdict.verdict, time.monotonic() - guard_started)
+        failures = () if verdict.verdict == "SUPPORTED" else (("UNSUPPORTED", verdict.reason),)
+        self._audit_check("semantic", verdict.verdict, self._steps, failures)
         if verdict.verdict != "SUPPORTED":
             outcome = self._fallback("SEMANTIC_UNSUPPORTED", "GUARD_UNSUPPORTED", sources)
             outcome.guard = verdict
@@ -365,17 +398,17 @@ class Run:
             try:
                 result = await bounded(self.ctx, remote.result, timeout_s=timeout_s, on_abort=remote.cancel)
             except OperationFailed as failed:
-                self._audit_step(step, "guard", started, str(failed.kind))
+                self._audit_step(step, "guard", started, str(failed.kind), attempt=number)
                 raise
             except (RunCancelled, BudgetExhausted) as stopped:
-                self._audit_step(step, "guard", started, stopped.code)
+                self._audit_step(step, "guard", started, stopped.code, attempt=number)
                 raise
             except Exception as exc:  # the replica died or could not be reached: retry on another one
-                self._audit_step(step, "guard", started, "TRANSPORT")
+                self._audit_step(step, "guard", started, "TRANSPORT", attempt=number)
                 raise OperationFailed("TRANSPORT", type(exc).__name__) from None
             self._count("guard", result.usage.input_tokens, result.usage.output_tokens)
             outcome = "OK" if result.verdict is not None else str(result.failure or "INVALID_OUTPUT")
-            self._audit_step(step, "guard", started, outcome, result.usage)
+            self._audit_step(step, "guard", started, outcome, result.usage, attempt=number)
             if result.verdict is None:
                 raise OperationFailed(result.failure or "INVALID_OUTPUT", f"replica {result.replica}")
             return result.verdict
@@ -388,13 +421,20 @@ class Run:
         except StoreUnavailable:
             records = {}
         services = self._services
-        return check_evidence(text, records, kinds=services.kinds, query=self._start.query, policy=services.policy)
+        check = check_evidence(text, records, kinds=services.kinds, query=self._start.query, policy=services.policy)
+        failures = tuple((str(failure.code), failure.message) for failure in check.failures)
+        self._audit_check("evidence", "PASS" if check.ok else "FAIL", self._steps, failures)
+        return check
 
     # -- the boundaries the agent talks to ----------------------------------------------------------------
 
     async def model(self, request: ModelRequest) -> ModelReply:
         """The model boundary for the agent: only ``agent`` and ``repair`` turns, with the Harness's own tool
         list (a repair is tool-less), budget and deadline checked before, tokens recorded after."""
+        reply, _step = await self._agent_model(request)
+        return reply
+
+    async def _agent_model(self, request: ModelRequest) -> tuple[ModelReply, int]:
         if request.role not in ("agent", "repair"):
             raise OperationFailed("INVALID_OUTPUT", "the agent may only make agent or repair calls")
         tools = self._openai_tools if request.role == "agent" else ()
@@ -413,7 +453,7 @@ class Run:
             self._stop.budget = self._stop.budget or exhausted.reason
             raise
         try:
-            reply = await self._call_model(call, self._model_timeout(), agent_deadline)
+            reply, step = await self._call_model(call, self._model_timeout(), agent_deadline)
         except BudgetExhausted as exhausted:
             self._stop.budget = self._stop.budget or exhausted.reason
             raise
@@ -421,12 +461,16 @@ class Run:
             self._stop.model_failure = self._stop.model_failure or failed.kind
             raise
         self.ctx.budget.record_tokens(reply.usage.input_tokens, reply.usage.output_tokens)
-        return reply
+        return reply, step
 
     async def turn(self, request: ModelRequest) -> Turn:
         """An investigation turn: the model call, then every tool call of its reply, run together."""
-        reply = await self.model(request)
-        results = await asyncio.gather(*(self._tool(call) for call in reply.tool_calls))
+        reply, step = await self._agent_model(request)
+        requesting = _REQUESTING_STEP.set(step)  # each call's task copies it: its audit row names this step
+        try:
+            results = await asyncio.gather(*(self._tool(call) for call in reply.tool_calls))
+        finally:
+            _REQUESTING_STEP.reset(requesting)
         return Turn(reply=reply, results=tuple(results))
 
     async def _tool(self, call: ToolCall) -> dict[str, Any]:
@@ -447,13 +491,29 @@ class Run:
     # -- helpers ------------------------------------------------------------------------------------------
 
     async def _harness_model(
-        self, role: Role, messages: tuple[ChatMessage, ...], timeout_s: float, json_output: bool = False
+        self,
+        role: Role,
+        messages: tuple[ChatMessage, ...],
+        timeout_s: float,
+        json_output: bool = False,
+        attempt: int = 1,
+        refusal: Callable[[ModelReply], str | None] | None = None,
     ) -> ModelReply:
         ensure_open(self.ctx)
         request = ModelRequest(role=role, messages=messages, json_output=json_output)
-        return await self._call_model(request, timeout_s, self.ctx.deadline)
+        reply, _step = await self._call_model(request, timeout_s, self.ctx.deadline, attempt, refusal)
+        return reply
 
-    async def _call_model(self, request: ModelRequest, timeout_s: float, deadline: Any) -> ModelReply:
+    async def _call_model(
+        self,
+        request: ModelRequest,
+        timeout_s: float,
+        deadline: Any,
+        attempt: int = 1,
+        refusal: Callable[[ModelReply], str | None] | None = None,
+    ) -> tuple[ModelReply, int]:
+        """The model call and its ``agent_step`` row; ``refusal`` names what the Harness will refuse in the reply
+        (the row's outcome then), the caller still decides what to do with it."""
         started = time.monotonic()
         self._steps += 1
         step = self._steps
@@ -468,17 +528,18 @@ class Run:
                 failed.detail,
                 extra={"run_id": self.run_id, "session_id": self._start.session_id, "role": request.role},
             )
-            self._audit_step(step, request.role, started, str(failed.kind))
+            self._audit_step(step, request.role, started, str(failed.kind), attempt=attempt)
             raise
         except (BudgetExhausted, RunCancelled) as stopped:
-            self._audit_step(step, request.role, started, stopped.code)
+            self._audit_step(step, request.role, started, stopped.code, attempt=attempt)
             raise
         except asyncio.CancelledError:  # the agent's own task was stopped (its run was cancelled): count it too
             self._services.metrics.model_call(request.role, RunCancelled.code, 0, 0)
             raise
         self._count(request.role, reply.usage.input_tokens, reply.usage.output_tokens)
-        self._audit_step(step, request.role, started, "OK", reply.usage, bool(reply.tool_calls))
-        return reply
+        outcome = (refusal(reply) if refusal is not None else None) or "OK"
+        self._audit_step(step, request.role, started, outcome, reply.usage, bool(reply.tool_calls), attempt)
+        return reply, step
 
     def _model_timeout(self) -> float:
         return self._services.config.model.timeout_s
@@ -525,6 +586,7 @@ class Run:
     def _audit_tool(self, record: ToolInvocation) -> None:
         """Called exactly once per tool call, however it ended: also the one place tool calls are counted."""
         self._tools_recorded += 1
+        record = dataclasses.replace(record, step_index=_REQUESTING_STEP.get())
         tool = record.tool_name if record.tool_name in self._offered else "unknown_tool"
         self._services.metrics.tool_call(tool, "READY" if record.success else "ERROR", record.evidence_status)
         self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.tool_invoked(record))))
@@ -537,6 +599,7 @@ class Run:
         outcome: str,
         usage: Usage | None = None,
         has_tool_call: bool = False,
+        attempt: int = 1,
     ) -> None:
         """One ``agent_step`` row per model attempt of any role, whatever its outcome (never a prompt)."""
         record = ModelStep(
@@ -549,9 +612,16 @@ class Run:
             output_tokens=usage.output_tokens if usage else 0,
             has_tool_call=has_tool_call,
             outcome=outcome,
+            attempt=attempt,
         )
         self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.model_step(record))))
         self._services.metrics.model_call(role, str(outcome), record.input_tokens, record.output_tokens)
+
+    def _audit_check(self, guard: str, verdict: str, step: int | None, failures: tuple[tuple[str, str], ...]) -> None:
+        """One ``guard_check`` row per guard decision on the run's draft."""
+        self._checks += 1
+        record = GuardCheck(self.run_id, self._start.session_id, self._checks, guard, verdict, step, failures)
+        self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.guard_checked(record))))
 
     async def _audited(self, write: Awaitable[None]) -> None:
         """Audit writes never change what the user gets; a failed write is logged (without payloads)."""

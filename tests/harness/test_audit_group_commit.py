@@ -55,7 +55,7 @@ def started(run_id: str, session_id: str, principal: str = "alice", at: datetime
 
 
 def step(run_id: str, session_id: str, index: int) -> ModelStep:
-    return ModelStep(run_id, session_id, index, "agent", 12, 300, 8, index <= 3, "OK")
+    return ModelStep(run_id, session_id, index, "agent", 12, 300, 8, index <= 3, "OK", 1)
 
 
 def tool(run_id: str, session_id: str, index: int) -> ToolInvocation:

@@ -25,7 +25,7 @@ from config.loader import parse_config
 from config.schema import AuditSettings
 from contract.clock import ManualClock
 from harness.agent import PreviousTurn
-from harness.audit import AuditSink, MemoryAudit, ModelStep, RunFinished, RunStarted, ToolInvocation
+from harness.audit import AuditSink, GuardCheck, MemoryAudit, ModelStep, RunFinished, RunStarted, ToolInvocation
 from harness.audit_store import (
     METADATA,
     TABLES,
@@ -35,6 +35,8 @@ from harness.audit_store import (
     SqlAuditStore,
     chat_session,
 )
+from harness.scripted_model import ScriptedChatModel, reply
+from tests.harness.run_support import GOOD_DRAFT, SUPPORTED, diagnosis_model, draft, run_once, services
 from tests.services import MariaDBServer, free_port
 
 AT = datetime(2026, 7, 21, 2, 30, 0, 123456, tzinfo=UTC)
@@ -187,8 +189,8 @@ async def test_a_run_writes_its_rows(make_store: Any) -> None:
     )
     assert await store.session_owner("session-1") == "alice"
 
-    await store.model_step(ModelStep("run-1", "session-1", 1, "router", 12, 300, 8, False, "OK"))
-    await store.model_step(ModelStep("run-1", "session-1", 2, "agent", 40, 900, 60, True, "TIMEOUT"))
+    await store.model_step(ModelStep("run-1", "session-1", 1, "router", 12, 300, 8, False, "OK", 1))
+    await store.model_step(ModelStep("run-1", "session-1", 2, "agent", 40, 900, 60, True, "TIMEOUT", 1))
     await store.tool_invoked(tool_record("run-1"))
     failed = tool_record(
         "run-1",
@@ -266,7 +268,7 @@ async def test_the_terminal_state_is_written_once(store: SqlAuditStore) -> None:
 
 async def test_a_run_that_never_finishes_is_never_success(store: SqlAuditStore) -> None:
     await store.run_started(started("run-1"))
-    await store.model_step(ModelStep("run-1", "session-1", 1, "router", 12, 300, 8, False, "OK"))
+    await store.model_step(ModelStep("run-1", "session-1", 1, "router", 12, 300, 8, False, "OK", 1))
 
     row = await store.run("run-1")
     assert row is not None
@@ -496,7 +498,7 @@ EXPECTED_COLUMNS = {
     },
     "agent_step": {
         "id", "run_id", "session_id", "step_index", "agent_name", "has_tool_call", "duration_ms", "input_tokens",
-        "output_tokens", "token_count", "outcome", "created_at",
+        "output_tokens", "token_count", "outcome", "created_at", "attempt",
     },
     "tool_invocation": {
         "id", "session_id", "run_id", "step_id", "tool_name", "input_params", "output_preview", "output_length",
@@ -504,12 +506,18 @@ EXPECTED_COLUMNS = {
         "retrieval_details", "duration_ms", "success", "error_message", "created_at", "tool_call_id",
         "evidence_status", "error_code",
     },
+    "guard_check": {
+        "id", "run_id", "session_id", "check_index", "guard", "verdict", "step_index", "failure_codes", "failures",
+        "created_at",
+    },
 }  # fmt: skip
 EXPECTED_INDEXES = {
     "diagnosis_run": {
         "idx_diagnosis_run_session_started": ["session_id", "started_at"],
         "idx_diagnosis_run_session_finish": ["session_id", "finish_seq"],
+        "idx_diagnosis_run_started": ["started_at"],
     },
+    "guard_check": {"idx_guard_check_run_id": ["run_id", "check_index"]},
     "agent_step": {"idx_agent_step_run_id": ["run_id"]},
     "tool_invocation": {
         "idx_session_id": ["session_id"],
@@ -666,3 +674,138 @@ async def test_a_password_from_the_environment_is_joined_at_connect(
         assert await wrong.ping() is False
     finally:
         wrong.close()
+
+
+# -- the trail of a run: step links, guard decisions, counters -------------------------------------------------------
+
+
+async def test_a_tool_row_names_the_agent_step_that_asked_for_it(store: SqlAuditStore) -> None:
+    await store.run_started(started("run-1"))
+    await store.run_started(started("run-2"))
+    await store.model_step(ModelStep("run-2", "session-1", 1, "agent", 5, 10, 1, True, "OK", 1))
+    # The asking step and its calls in one commit, and a call in a later commit than its step.
+    await asyncio.gather(
+        store.model_step(ModelStep("run-1", "session-1", 1, "router", 5, 10, 1, False, "OK", 1)),
+        store.model_step(ModelStep("run-1", "session-1", 2, "agent", 5, 10, 1, True, "OK", 1)),
+        store.tool_invoked(tool_record("run-1", tool_call_id="call_a", step_index=2)),
+        store.tool_invoked(tool_record("run-1", tool_call_id="call_b", step_index=2)),
+    )
+    await store.model_step(ModelStep("run-1", "session-1", 3, "agent", 5, 10, 1, True, "OK", 1))
+    await store.tool_invoked(tool_record("run-1", tool_call_id="call_c", step_index=3))
+    await store.tool_invoked(tool_record("run-1", tool_call_id="call_knowledge_1", step_index=None))
+
+    step_ids = {step["step_index"]: step["id"] for step in await store.steps("run-1")}
+    tools = {tool["tool_call_id"]: tool["step_id"] for tool in await store.tool_invocations("run-1")}
+    assert tools == {"call_a": step_ids[2], "call_b": step_ids[2], "call_c": step_ids[3], "call_knowledge_1": None}
+
+
+async def test_each_guard_decision_is_a_row_with_its_codes_and_redacted_messages(store: SqlAuditStore) -> None:
+    secret = "password=Sup3rSecretValue"
+    await store.run_started(started("run-1"))
+    failures = (("UNKNOWN_TOOL_CALL", "a1 cites call_x"), ("SECRET_IN_TEXT", f"the conclusion contains {secret}"))
+    await store.guard_checked(GuardCheck("run-1", "session-1", 1, "evidence", "FAIL", 5, failures))
+    await store.guard_checked(GuardCheck("run-1", "session-1", 2, "evidence", "PASS", 6))
+    await store.guard_checked(
+        GuardCheck("run-1", "session-1", 3, "semantic", "UNAVAILABLE", 8, (("TIMEOUT", "x" * 1000),))
+    )
+
+    rows = await store.guard_checks("run-1")
+    assert [(r["check_index"], r["guard"], r["verdict"], r["step_index"]) for r in rows] == [
+        (1, "evidence", "FAIL", 5),
+        (2, "evidence", "PASS", 6),
+        (3, "semantic", "UNAVAILABLE", 8),
+    ]
+    assert [r["failure_codes"] for r in rows] == [["UNKNOWN_TOOL_CALL", "SECRET_IN_TEXT"], [], ["TIMEOUT"]]
+    assert "Sup3rSecretValue" not in str(rows) and "[REDACTED]" in rows[0]["failures"][1]["message"]
+    assert len(rows[2]["failures"][0]["message"]) == 300 and rows[2]["failures"][0]["message"].endswith(TRUNCATION_MARK)
+
+
+@pytest.mark.parametrize("backend", SQL_BACKENDS)
+def test_init_schema_adds_the_columns_a_later_version_added_and_keeps_the_rows(
+    request: pytest.FixtureRequest, backend: str, tmp_path: Path
+) -> None:
+    settings = _settings(request, backend, tmp_path)
+    store = SqlAuditStore(settings, ManualClock(AT))
+    try:
+        METADATA.drop_all(store.engine)
+        store.init_schema()
+        with store.engine.begin() as connection:  # the agent_step of the previous version: no attempt column
+            connection.execute(sa.text("ALTER TABLE agent_step DROP COLUMN attempt"))
+            connection.execute(
+                sa.text(
+                    "INSERT INTO agent_step (run_id, session_id, step_index, agent_name, has_tool_call, outcome,"
+                    " created_at) VALUES ('old-run', 'session-1', 1, 'router', 0, 'OK', '2026-07-01 00:00:00')"
+                )
+            )
+
+        assert store.init_schema().added_columns == ("agent_step.attempt",)
+        assert store.init_schema().added_columns == ()  # idempotent
+
+        asyncio.run(store.model_step(ModelStep("new-run", "session-1", 1, "guard", 5, 10, 1, False, "TIMEOUT", 2)))
+        assert [s["attempt"] for s in asyncio.run(store.steps("old-run"))] == [None]
+        assert [s["attempt"] for s in asyncio.run(store.steps("new-run"))] == [2]
+    finally:
+        store.close()
+
+
+INTENT_RUNS = {
+    "DIAGNOSIS": "订单 order-123 支付超时，帮我排查",
+    "KNOWLEDGE_QUERY": "ERR_TIMEOUT 是什么意思？",
+    "SYSTEM_CHAT": "你能做什么？",
+}
+
+
+def _intent_model(intent: str) -> ScriptedChatModel:
+    """A run of ``intent`` with retries and decisions on the way: a refused router reply; for a diagnosis, a
+    repair after a failed EvidenceGuard check and a guard attempt that fails before the verdict."""
+    if intent == "DIAGNOSIS":
+        bad = draft(("a1", "NORMAL", ["call_fabricated"]), conclusion=["a1"])
+        model = diagnosis_model(bad, reply("not a verdict"), SUPPORTED)
+        model.script("repair", reply(GOOD_DRAFT))
+    else:
+        model = ScriptedChatModel()
+        model.script("knowledge", reply({"answer": "ERR_TIMEOUT 表示请求超时。", "references": [], "limitations": []}))
+        model.script("system_chat", reply("我可以帮你排查订单和支付问题。"))
+    model._steps["router"].clear()
+    model.script("router", reply({"intent": "PERHAPS"}), reply({"intent": intent}))
+    return model
+
+
+@pytest.mark.parametrize("intent", list(INTENT_RUNS))
+async def test_a_runs_counters_agree_with_its_rows_for_every_intent(store: SqlAuditStore, intent: str) -> None:
+    shared = services(_intent_model(intent), audit=store)
+    outcome = await run_once(shared, INTENT_RUNS[intent], session_id=f"session-{intent.lower()}")
+
+    row = await store.run(outcome.run.run_id)
+    steps = await store.steps(outcome.run.run_id)
+    tools = await store.tool_invocations(outcome.run.run_id)
+    checks = await store.guard_checks(outcome.run.run_id)
+    assert row is not None and row["intent"] == intent
+    assert row["model_calls"] == len(steps) >= 2
+    assert row["tool_call_count"] == len(tools)
+    assert row["input_tokens"] == sum(step["input_tokens"] for step in steps)
+    assert row["output_tokens"] == sum(step["output_tokens"] for step in steps)
+    assert row["total_tokens"] == sum(step["token_count"] for step in steps)
+    assert [step["step_index"] for step in steps] == list(range(1, len(steps) + 1))
+    assert [(s["agent_name"], s["attempt"], s["outcome"]) for s in steps[:2]] == [
+        ("router", 1, "INVALID_OUTPUT"),
+        ("router", 2, "OK"),
+    ]
+    step_ids = {step["id"]: step for step in steps}
+    for tool in tools:  # every call the agent made names the step that asked for it; the Harness's own none
+        assert tool["step_id"] is None if intent == "KNOWLEDGE_QUERY" else step_ids[tool["step_id"]]["has_tool_call"]
+    if intent == "DIAGNOSIS":
+        assert row["status"] == "SUCCESS" and len(tools) == 3
+        assert [(c["guard"], c["verdict"]) for c in checks] == [
+            ("evidence", "FAIL"),
+            ("evidence", "PASS"),
+            ("semantic", "SUPPORTED"),
+        ]
+        assert checks[0]["failure_codes"] and checks[1]["failure_codes"] == []
+        assert row["guard_verdict"] == checks[-1]["verdict"]
+        guard_steps = [(s["attempt"], s["outcome"]) for s in steps if s["agent_name"] == "guard"]
+        assert guard_steps == [(1, "INVALID_OUTPUT"), (2, "OK")]
+        assert checks[-1]["step_index"] == steps[-1]["step_index"]
+    else:
+        assert checks == [] and row["guard_verdict"] is None
+        assert len(tools) == (1 if intent == "KNOWLEDGE_QUERY" else 0)

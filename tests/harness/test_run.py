@@ -144,6 +144,13 @@ async def test_second_evidence_failure_is_the_fixed_fallback_without_sources() -
     assert model.requests_of("guard") == []
     assert len(model.requests_of("repair")) == 1
     assert "连接池耗尽有关" not in json.dumps(content, ensure_ascii=False)
+    # Each check is recorded with the codes that failed it and the step whose draft it judged.
+    repair_step = next(step.step_index for step in outcome.audit.steps if step.role == "repair")
+    checks = [(c.guard, c.verdict, c.step_index, [code for code, _ in c.failures]) for c in outcome.audit.checks]
+    assert checks == [
+        ("evidence", "FAIL", repair_step - 1, ["UNKNOWN_TOOL_CALL", "UNGROUNDED_VALUE"]),
+        ("evidence", "FAIL", repair_step, ["UNKNOWN_TOOL_CALL", "UNGROUNDED_VALUE"]),
+    ]
 
 
 async def test_the_repair_turn_count_is_the_evidence_repair_policy_and_may_be_zero() -> None:
@@ -235,6 +242,9 @@ async def test_unsupported_report_is_the_fallback_with_verified_sources_only() -
     assert "连接池耗尽有关" not in text and "内部审计原因" not in text and "检查长事务" not in text
     assert len(model.requests_of("guard")) == 1
     assert outcome.audit.finished[-1].guard_reason == "结论超出证据范围（内部审计原因）"
+    [_evidence, semantic] = outcome.audit.checks
+    assert (semantic.guard, semantic.verdict) == ("semantic", "UNSUPPORTED")
+    assert semantic.failures == (("UNSUPPORTED", "结论超出证据范围（内部审计原因）"),)
 
 
 async def test_guard_timeout_then_success_retries_once_on_another_replica() -> None:
@@ -262,19 +272,26 @@ async def test_every_model_attempt_of_every_role_is_one_step_and_the_run_counts_
     settings = config(**{"semantic-guard": {"attempt-timeout": "300ms", "total-timeout": "2s"}})
     outcome = await run_once(services(model, settings, guard_models=[first, second]))
     assert outcome.status is RunStatus.SUCCESS
-    steps = [(step.role, step.outcome) for step in outcome.audit.steps]
+    steps = [(step.role, step.attempt, step.outcome) for step in outcome.audit.steps]
     assert steps == [
-        ("router", "OK"),  # the call's outcome: its output was then refused (MAYBE) and the router asked again
-        ("router", "OK"),
-        *[("agent", "OK")] * 4,
-        ("guard", "TIMEOUT"),
-        ("guard", "OK"),
+        ("router", 1, "INVALID_OUTPUT"),  # the reply came back, the Harness refused its intent (MAYBE)
+        ("router", 2, "OK"),
+        *[("agent", 1, "OK")] * 4,
+        ("guard", 1, "TIMEOUT"),
+        ("guard", 2, "OK"),
     ]
     assert [step.step_index for step in outcome.audit.steps] == list(range(1, len(steps) + 1))
     finished = outcome.audit.finished[-1]
     assert finished.model_calls == len(outcome.audit.steps)
     assert finished.tool_calls == len(outcome.audit.tools) == 3
     assert finished.input_tokens == sum(step.input_tokens for step in outcome.audit.steps)
+    # Each tool call names the agent step whose reply asked for it (the plan, step 3, asks for none).
+    asking = {step.step_index for step in outcome.audit.steps if step.has_tool_call}
+    assert {tool.step_index for tool in outcome.audit.tools} <= asking and None not in asking
+    assert [(c.check_index, c.guard, c.verdict, c.step_index) for c in outcome.audit.checks] == [
+        (1, "evidence", "PASS", 6),  # the draft of the last agent turn
+        (2, "semantic", "SUPPORTED", 8),  # the verdict of the second guard attempt
+    ]
 
 
 async def test_guard_timeout_twice_is_semantic_unavailable_without_rerunning_anything() -> None:
@@ -518,6 +535,19 @@ async def test_knowledge_query_makes_one_lookup_and_checks_references() -> None:
     assert outcome.run.ctx.budget.usage().tool_calls == 0  # the Harness's own lookup is not the agent's budget
     assert [t.tool_name for t in outcome.audit.tools] == ["lookup_knowledge"]
     assert outcome.audit.finished[0].tool_calls == 1  # the run's count agrees with its tool_invocation rows
+
+
+async def test_a_knowledge_answer_off_its_schema_is_a_refused_step_and_the_fallback() -> None:
+    model = ScriptedChatModel().script("router", reply({"intent": "KNOWLEDGE_QUERY"}))
+    model.script("knowledge", reply({"answer": "多了一个字段", "references": [], "confidence": "high"}))
+    outcome = await run_once(services(model), "ERR_TIMEOUT 是什么意思？")
+    assert outcome.status is RunStatus.FALLBACK
+    assert outcome.audit.finished[-1].fallback_reason == "KNOWLEDGE_INVALID_OUTPUT"
+    assert [(s.role, s.attempt, s.outcome) for s in outcome.audit.steps] == [
+        ("router", 1, "OK"),
+        ("knowledge", 1, "INVALID_OUTPUT"),
+    ]
+    assert [tool.step_index for tool in outcome.audit.tools] == [None]  # the Harness's own lookup
 
 
 async def test_knowledge_answer_with_only_invented_references_is_not_released() -> None:
