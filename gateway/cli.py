@@ -23,6 +23,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from config.loader import CONFIG_ENV_VAR, ConfigError, dump_config, load_config, resolve_path
 from gateway.eval_command import add_eval_command
 from gateway.run_commands import add_run_commands
+from gateway.runs_command import add_runs_command
 from harness.audit_store import TABLES, AuditSchemaError, SqlAuditStore
 from harness.redis_acl import acl_setuser_args
 from harness.selfcheck import run_selfcheck
@@ -235,6 +236,8 @@ def db_init(args: argparse.Namespace) -> int:
         print(f"  {table}: {'created' if table in changes.created_tables else 'present'}")
     for index in changes.created_indexes:
         print(f"  index {index}: created")
+    for column in changes.added_columns:
+        print(f"  column {column}: added")
     return EXIT_OK
 
 
@@ -250,7 +253,8 @@ def add_db_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     init = actions.add_parser(
         "init",
         parents=[CONFIG_OPTION],
-        help="create or upgrade the audit schema at audit.url (missing tables and indexes; never alters columns)",
+        help="create or upgrade the audit schema at audit.url (missing tables, indexes and the nullable columns "
+        "a later version added; never alters an existing column)",
     )
     init.set_defaults(handler=db_init)
 
@@ -264,6 +268,7 @@ COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], 
     add_db_command,
     lambda commands: add_run_commands(commands, CONFIG_OPTION),
     lambda commands: add_eval_command(commands, CONFIG_OPTION),
+    lambda commands: add_runs_command(commands, CONFIG_OPTION),
 )
 """Each entry adds one top-level command to the parser."""
 

@@ -680,6 +680,16 @@ class SqlAuditStore:
         query = select(guard_check).where(guard_check.c.run_id == run_id).order_by(guard_check.c.check_index)
         return await self._call(self._select, query)
 
+    async def run_ids_starting_with(self, prefix: str, limit: int = 2) -> list[str]:
+        """Up to ``limit`` run ids that start with ``prefix`` (an id shortened for a terminal)."""
+        query = (
+            select(diagnosis_run.c.run_id)
+            .where(diagnosis_run.c.run_id.startswith(prefix, autoescape=True))
+            .order_by(diagnosis_run.c.run_id)
+            .limit(limit)
+        )
+        return [row["run_id"] for row in await self._call(self._select, query)]
+
     async def runs(self, since: datetime, outcome: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
         """Runs started at or after ``since``, newest first, without their published result; ``outcome``
         (SUCCESS, FALLBACK, FAILED, CANCELLED or RUNNING) keeps only runs in that state."""
