@@ -200,10 +200,10 @@ async def _record_lost(audit: AuditSink, run_id: str, session_id: str) -> None:
         fallback_type=None,
         fallback_reason="SUPERVISOR_LOST",
         published_result=None,
-        model_calls=0,
-        input_tokens=0,
-        output_tokens=0,
-        tool_calls=0,
+        model_calls=None,  # counted by the store from the rows the supervisor wrote before it died
+        input_tokens=None,
+        output_tokens=None,
+        tool_calls=None,
         duration_ms=0,
         finished_at=datetime.now(UTC),
     )

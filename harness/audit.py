@@ -97,10 +97,12 @@ class RunFinished:
     fallback_type: str | None
     fallback_reason: str | None
     published_result: dict[str, Any] | None
-    model_calls: int
-    input_tokens: int
-    output_tokens: int
-    tool_calls: int
+    model_calls: int | None
+    """None (with the token and tool counts) when the writer cannot know them (a gateway recording a run its
+    lost supervisor never finished): the durable store counts them from the run's rows."""
+    input_tokens: int | None
+    output_tokens: int | None
+    tool_calls: int | None
     duration_ms: int
     finished_at: datetime
     guard_verdict: str | None = None

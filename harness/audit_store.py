@@ -473,6 +473,30 @@ def _insert_tool_statement() -> Insert:
     return insert(tool_invocation).values(step_id=requesting_step)
 
 
+def _run_counts(record: RunFinished) -> dict[str, Any]:
+    """The run's counters as its writer knew them, or, for each it could not know (None), counted from the
+    rows the run left (a lost supervisor's run): either way they agree with the child rows."""
+
+    def rows(table: Table, value: Any) -> Any:
+        return select(func.coalesce(value, 0)).where(table.c.run_id == record.run_id).scalar_subquery()
+
+    counted = {
+        "model_calls": rows(agent_step, func.count()) if record.model_calls is None else record.model_calls,
+        "input_tokens": rows(agent_step, func.sum(agent_step.c.input_tokens))
+        if record.input_tokens is None
+        else record.input_tokens,
+        "output_tokens": rows(agent_step, func.sum(agent_step.c.output_tokens))
+        if record.output_tokens is None
+        else record.output_tokens,
+        "tool_call_count": rows(tool_invocation, func.count()) if record.tool_calls is None else record.tool_calls,
+    }
+    if record.input_tokens is None or record.output_tokens is None:
+        counted["total_tokens"] = rows(agent_step, func.sum(agent_step.c.token_count))
+    else:
+        counted["total_tokens"] = record.input_tokens + record.output_tokens
+    return counted
+
+
 def _finish_runs(connection: Connection, finished: Sequence[RunFinished]) -> None:
     """A run has one terminal state: the first finish is kept (e.g. over a gateway's later SUPERVISOR_LOST). Each
     finish that lands takes its session's next ``finish_seq``, in arrival order."""
@@ -498,11 +522,7 @@ def _finish_runs(connection: Connection, finished: Sequence[RunFinished]) -> Non
                 published_result=dict(record.published_result) if record.published_result else None,
                 guard_verdict=_clip(record.guard_verdict, 32),
                 guard_reason=audit_text(record.guard_reason, MAX_GUARD_REASON_CHARS),
-                model_calls=record.model_calls,
-                input_tokens=record.input_tokens,
-                output_tokens=record.output_tokens,
-                total_tokens=record.input_tokens + record.output_tokens,
-                tool_call_count=record.tool_calls,
+                **_run_counts(record),
                 total_duration_ms=record.duration_ms,
                 finished_at=_db_time(record.finished_at),
                 finish_seq=seq,

@@ -65,6 +65,11 @@ async def check(running: Running, events: list[Event], outcome: str | None = Non
         assert events[-1].data == {"outcome": outcome}
     row = await wait_for_row(running, events[0].data["run_id"])
     assert row["release_outcome"] == row["status"] == (outcome or events[-1].data["outcome"])
+    # Whatever broke, the run's counters agree with the rows it left (a lost supervisor's counted by the store).
+    audit = running.parts.audit
+    steps, tools = await audit.steps(row["run_id"]), await audit.tool_invocations(row["run_id"])
+    assert (row["model_calls"], row["tool_call_count"]) == (len(steps), len(tools))
+    assert row["total_tokens"] == sum(step["token_count"] for step in steps)
     return row
 
 

@@ -809,3 +809,21 @@ async def test_a_runs_counters_agree_with_its_rows_for_every_intent(store: SqlAu
     else:
         assert checks == [] and row["guard_verdict"] is None
         assert len(tools) == (1 if intent == "KNOWLEDGE_QUERY" else 0)
+
+
+async def test_a_finish_that_cannot_know_the_counts_gets_them_from_the_rows(store: SqlAuditStore) -> None:
+    """A gateway records a run whose supervisor died: the store counts what the supervisor had written."""
+    await store.run_started(started("run-1"))
+    await store.run_started(started("run-2"))
+    await store.model_step(ModelStep("run-1", "session-1", 1, "router", 5, 300, 8, False, "OK", 1))
+    await store.model_step(ModelStep("run-1", "session-1", 2, "agent", 5, 900, 60, True, "OK", 1))
+    await store.tool_invoked(tool_record("run-1", step_index=2))
+    unknown = {"model_calls": None, "input_tokens": None, "output_tokens": None, "tool_calls": None}
+    await store.run_finished(replace(finished("run-1", status="FAILED"), **unknown))
+    await store.run_finished(replace(finished("run-2", status="FAILED"), **unknown))
+
+    counters = ("model_calls", "input_tokens", "output_tokens", "total_tokens", "tool_call_count")
+    first, second = await store.run("run-1"), await store.run("run-2")
+    assert first is not None and second is not None
+    assert [first[name] for name in counters] == [2, 1200, 68, 1268, 1]
+    assert [second[name] for name in counters] == [0, 0, 0, 0, 0]
