@@ -40,24 +40,31 @@ async def test_done_never_precedes_the_rows_of_its_run(
     client = HarnessClient(config)
     audit = SqlAuditStore(config.audit)  # a reader of its own: it sees only what is committed
 
-    async def at_done(session: str) -> tuple[dict, int, int]:
+    async def at_done(session: str) -> tuple[dict, list[dict], list[dict], list[dict]]:
         events: list[RunEvent] = []
         async for event in client.chat(session, QUERY):
             events.append(event)
             if event.event == "done":  # read at once, before the stream is even closed
                 run_id = events[0].data["run_id"]
                 row = await audit.run(run_id)
-                return row or {}, len(await audit.steps(run_id)), len(await audit.tool_invocations(run_id))
+                steps, tools = await audit.steps(run_id), await audit.tool_invocations(run_id)
+                return row or {}, steps, tools, await audit.guard_checks(run_id)
         raise AssertionError("no done event")
 
     try:
         seen = await asyncio.gather(*(at_done(f"s-{n}") for n in range(RUNS)))
     finally:
         audit.close()
-    for row, steps, tools in seen:
+    for row, steps, tools, checks in seen:
         assert (row["status"], row["release_outcome"]) == ("SUCCESS", "SUCCESS")
         assert row["model_calls"] == 6 and row["tool_call_count"] == 3
-        assert (steps, tools) == (6, 3)  # router, 4 agent turns, guard; knowledge, logs, mysql
+        assert (len(steps), len(tools)) == (6, 3)  # router, 4 agent turns, guard; knowledge, logs, mysql
+        asking = {step["id"] for step in steps if step["has_tool_call"]}
+        assert {tool["step_id"] for tool in tools} <= asking and len(asking) == 2  # each call names its turn
+        assert [(check["guard"], check["verdict"]) for check in checks] == [
+            ("evidence", "PASS"),
+            ("semantic", "SUPPORTED"),
+        ]
 
 
 async def test_a_supervisor_killed_mid_run_leaves_every_row_written_before_the_kill(
