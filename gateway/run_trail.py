@@ -56,7 +56,7 @@ def _ms(value: int | None) -> str:
 def _count(value: int | None, noun: str) -> str:
     if value is None:
         return f"— {noun}s"
-    return f"{value} {noun}" + ("" if value == 1 else "s")
+    return f"{value:,} {noun}" + ("" if value == 1 else "s")
 
 
 def _styled(value: str | None) -> str:
@@ -138,11 +138,11 @@ def trail_tree(trail: RunTrail) -> Tree:
     return tree
 
 
-def runs_table(runs: Sequence[Row], since: datetime, outcome: str | None) -> Group | Table:
+def runs_table(runs: Sequence[Row], since: datetime, outcome: str | None) -> Group:
     if not runs:
         which = f" with outcome {outcome}" if outcome else ""
         return Group(Text(f"no runs{which} since {_when(since)}"))
-    table = Table(title=f"runs since {_when(since)}" + (f" · {outcome}" if outcome else ""), title_justify="left")
+    table = Table()
     for column in ("started", "run_id", "intent", "outcome", "reason", "model", "tools", "duration", "query"):
         table.add_column(column, no_wrap=column in ("started", "run_id"))
     for run in runs:
@@ -158,4 +158,5 @@ def runs_table(runs: Sequence[Row], since: datetime, outcome: str | None) -> Gro
             _ms(run["total_duration_ms"]),
             escape(query if len(query) <= LIST_QUERY_CHARS else query[: LIST_QUERY_CHARS - 1] + "…"),
         )
-    return table
+    title = f"{_count(len(runs), 'run')} since {_when(since)}" + (f" · {outcome}" if outcome else "")
+    return Group(Text(title, style="bold"), table)
