@@ -6,8 +6,6 @@ set, instead of retrying."""
 from __future__ import annotations
 
 import contextlib
-import os
-import re
 import shutil
 import signal
 import subprocess
@@ -22,20 +20,13 @@ import pytest
 import yaml
 
 from config.loader import BUNDLED_DEFAULT
+from tests.cluster.ray_cli import RAY, clean_env, kill_processes_under
 from tests.harness.run_support import QUERY
 from tests.services import free_port
 
-ROOT = Path(__file__).resolve().parents[2]
-RAY = Path(sys.executable).with_name("ray")
 TOKEN_ENV = "SUPERBIZ_TEST_RAY_TOKEN"
 READY_WITHIN_S = 120.0
 EXIT_INVALID = 2
-
-
-def clean_env(home: Path) -> dict[str, str]:
-    """This process's environment without any Ray address, token or mode, and with ``home`` as HOME."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_") and k != "SUPERBIZ_CONFIG"}
-    return {**env, "HOME": str(home), "PYTHONPATH": str(ROOT)}
 
 
 @pytest.fixture
@@ -60,30 +51,6 @@ def head() -> Iterator[tuple[str, str, Path]]:
     finally:
         kill_processes_under(base, port)
         shutil.rmtree(base, ignore_errors=True)
-
-
-def kill_processes_under(base: Path, port: int) -> None:
-    """The head's processes and all their descendants: those whose command line names ``base`` (its temp dir)
-    or its port, and every process below them (Ray renames some, e.g. ``ray::DashboardAgent``). ``ray stop``
-    would stop every Ray on the machine, the test session's own included."""
-    names = re.compile(re.escape(str(base)).encode() + b"|[:=]" + str(port).encode() + rb"(\x00|$)")
-    children: dict[int, list[int]] = {}
-    roots = []
-    for entry in filter(str.isdigit, os.listdir("/proc")):
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            stat = Path(f"/proc/{entry}/stat").read_bytes()
-            children.setdefault(int(stat[stat.rindex(b")") + 2 :].split()[1]), []).append(int(entry))
-            if names.search(Path(f"/proc/{entry}/cmdline").read_bytes()):
-                roots.append(int(entry))
-    doomed, todo = set(), list(roots)
-    while todo:
-        pid = todo.pop()
-        if pid != os.getpid() and pid not in doomed:
-            doomed.add(pid)
-            todo.extend(children.get(pid, []))
-    for pid in doomed:
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
 
 
 def write_config(base: Path, namespace: str, with_token: bool) -> Path:
