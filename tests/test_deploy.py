@@ -82,3 +82,9 @@ def test_dashboard_queries_parse_and_name_exported_metrics(tmp_path: Path) -> No
         "superbiz_run_duration_seconds",
         "superbiz_guard_latency_seconds",
     } == set(re.findall(r'"(superbiz_[a-z_]+)"', METRICS_SOURCE.read_text()))
+
+
+def test_the_readme_lists_every_dashboard_panel() -> None:
+    readme = (ROOT / "README.md").read_text()
+    titles = [panel["title"] for panel in json.loads(DASHBOARD.read_text())["panels"]]
+    assert [title for title in titles if f"| {title} | `" not in readme] == []
