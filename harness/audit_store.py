@@ -266,7 +266,7 @@ class AuditSchemaError(Exception):
 class SchemaChanges:
     created_tables: tuple[str, ...]
     created_indexes: tuple[str, ...]
-    added_columns: tuple[str, ...] = ()
+    added_columns: tuple[str, ...]
 
 
 # -- helpers ---------------------------------------------------------------------------------------------------

@@ -172,6 +172,8 @@ class Run:
         """Tool calls of any kind recorded for this run (the agent's and the Harness's own knowledge lookup)."""
         self._checks = 0
         """Guard decisions recorded for this run (``guard_check`` rows)."""
+        self._guard_step: int | None = None
+        """The step of the SemanticGuard's latest attempt, None before its first."""
 
     @property
     def run_id(self) -> str:
@@ -365,11 +367,11 @@ class Run:
         except RetriesExhausted as exhausted:
             self._services.metrics.guard_verdict("UNAVAILABLE", time.monotonic() - guard_started)
             message = f"no valid verdict after {exhausted.attempts} attempt(s)"
-            self._audit_check("semantic", "UNAVAILABLE", self._steps, ((str(exhausted.last_kind), message),))
+            self._audit_check("semantic", "UNAVAILABLE", self._guard_step, ((str(exhausted.last_kind), message),))
             return self._fallback("SEMANTIC_UNAVAILABLE", f"GUARD_{exhausted.last_kind}", sources)
         self._services.metrics.guard_verdict(verdict.verdict, time.monotonic() - guard_started)
         failures = () if verdict.verdict == "SUPPORTED" else (("UNSUPPORTED", verdict.reason),)
-        self._audit_check("semantic", verdict.verdict, self._steps, failures)
+        self._audit_check("semantic", verdict.verdict, self._guard_step, failures)
         if verdict.verdict != "SUPPORTED":
             outcome = self._fallback("SEMANTIC_UNSUPPORTED", "GUARD_UNSUPPORTED", sources)
             outcome.guard = verdict
@@ -395,6 +397,7 @@ class Run:
             remote = self._services.guard.evaluate(request, number, timeout_s)
             self._steps += 1
             step, started = self._steps, time.monotonic()
+            self._guard_step = step
             try:
                 result = await bounded(self.ctx, remote.result, timeout_s=timeout_s, on_abort=remote.cancel)
             except OperationFailed as failed:
