@@ -180,6 +180,15 @@ def start_services(config: AppConfig, services: GatewayServices, ray_address: st
     return dashboard
 
 
+async def _cancel_the_rest() -> None:
+    """Cancel and await what ``serve()`` leaves on its loop (sse-starlette's shutdown watcher among them), so no
+    task is destroyed pending, with an error in the log, when the loop closes."""
+    rest = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in rest:
+        task.cancel()
+    await asyncio.gather(*rest, return_exceptions=True)
+
+
 class GatewayThread:
     """uvicorn in a background thread with its own event loop (the gateway, the demo and the tests); ``url``
     once it listens; ``call`` runs a coroutine on that loop from another thread."""
@@ -192,7 +201,11 @@ class GatewayThread:
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
-        self._loop.run_until_complete(self._server.serve())
+        try:
+            self._loop.run_until_complete(self._server.serve())
+        finally:
+            self._loop.run_until_complete(_cancel_the_rest())
+            self._loop.close()
 
     def start(self) -> GatewayThread:
         self._thread.start()
