@@ -827,3 +827,26 @@ async def test_a_finish_that_cannot_know_the_counts_gets_them_from_the_rows(stor
     assert first is not None and second is not None
     assert [first[name] for name in counters] == [2, 1200, 68, 1268, 1]
     assert [second[name] for name in counters] == [0, 0, 0, 0, 0]
+
+
+async def test_runs_since_a_time_newest_first_filtered_by_outcome(store: SqlAuditStore) -> None:
+    for run_id, minutes_ago, status in (("old", 90, "SUCCESS"), ("a", 30, "FALLBACK"), ("b", 10, "SUCCESS")):
+        await store.run_started(replace(started(run_id), started_at=AT - timedelta(minutes=minutes_ago)))
+        await store.run_finished(finished(run_id, status=status))
+    await store.run_started(started("running"))
+
+    since = AT - timedelta(hours=1)
+    assert [run["run_id"] for run in await store.runs(since)] == ["running", "b", "a"]
+    assert [run["run_id"] for run in await store.runs(since, "FALLBACK")] == ["a"]
+    assert [run["run_id"] for run in await store.runs(since, "RUNNING")] == ["running"]
+    assert [run["run_id"] for run in await store.runs(since, limit=1)] == ["running"]
+    assert all("published_result" not in run for run in await store.runs(since))
+
+
+async def test_run_ids_by_their_start_treat_like_wildcards_as_text(store: SqlAuditStore) -> None:
+    for run_id in ("abc_123", "abcX123", "abc%9", "zzz"):
+        await store.run_started(started(run_id))
+    assert await store.run_ids_starting_with("abc_") == ["abc_123"]
+    assert await store.run_ids_starting_with("abc%") == ["abc%9"]
+    assert await store.run_ids_starting_with("abc", limit=5) == ["abc%9", "abcX123", "abc_123"]
+    assert await store.run_ids_starting_with("nope") == []
