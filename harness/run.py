@@ -406,6 +406,9 @@ class Run:
             except (RunCancelled, BudgetExhausted) as stopped:
                 self._audit_step(step, "guard", started, stopped.code, attempt=number)
                 raise
+            except asyncio.CancelledError:
+                self._audit_step(step, "guard", started, RunCancelled.code, attempt=number)
+                raise
             except Exception as exc:  # the replica died or could not be reached: retry on another one
                 self._audit_step(step, "guard", started, "TRANSPORT", attempt=number)
                 raise OperationFailed("TRANSPORT", type(exc).__name__) from None
@@ -536,8 +539,8 @@ class Run:
         except (BudgetExhausted, RunCancelled) as stopped:
             self._audit_step(step, request.role, started, stopped.code, attempt=attempt)
             raise
-        except asyncio.CancelledError:  # the agent's own task was stopped (its run was cancelled): count it too
-            self._services.metrics.model_call(request.role, RunCancelled.code, 0, 0)
+        except asyncio.CancelledError:  # the task making the call was stopped (its run cancelled, or out of time)
+            self._audit_step(step, request.role, started, RunCancelled.code, attempt=attempt)
             raise
         self._count(request.role, reply.usage.input_tokens, reply.usage.output_tokens)
         outcome = (refusal(reply) if refusal is not None else None) or "OK"

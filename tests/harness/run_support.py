@@ -125,12 +125,26 @@ def services(model: ScriptedChatModel, settings: AppConfig | None = None, **kwar
 
 
 async def run_once(services: RunServices, query: str = QUERY, session_id: str = "s-1") -> Outcome:
+    """One run to its end; whatever happened in it, its recorded counters agree with its recorded rows."""
     run = Run(services, StartRun(session_id=session_id, query=query))
     status = await run.execute()
     collected: list[RunEvent] = []
     while not run.events.empty():
         collected.append(run.events.get_nowait())
+    if isinstance(services.audit, MemoryAudit):
+        assert_counts_agree(services.audit, run.run_id)
     return Outcome(status, collected, services, run)
+
+
+def assert_counts_agree(audit: MemoryAudit, run_id: str) -> None:
+    """The run's one finish counts exactly its step and tool records, and its tokens are theirs."""
+    [finished] = [record for record in audit.finished if record.run_id == run_id]
+    steps = [step for step in audit.steps if step.run_id == run_id]
+    tools = [tool for tool in audit.tools if tool.run_id == run_id]
+    assert (finished.model_calls, finished.tool_calls) == (len(steps), len(tools)), finished.status
+    assert finished.input_tokens == sum(step.input_tokens for step in steps)
+    assert finished.output_tokens == sum(step.output_tokens for step in steps)
+    assert [step.step_index for step in steps] == list(range(1, len(steps) + 1))
 
 
 async def wait_until(predicate: Any, timeout_s: float = 5.0) -> None:

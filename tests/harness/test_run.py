@@ -24,6 +24,7 @@ from tests.harness.run_support import (
     QUERY,
     SUPPORTED,
     UNSUPPORTED,
+    assert_counts_agree,
     config,
     diagnosis_model,
     draft,
@@ -429,6 +430,8 @@ async def test_cancel_mid_model_call_aborts_it_and_records_cancelled_once() -> N
         names.append(run.events.get_nowait().event)
     assert "done" not in names and "content" not in names
     assert [record.status for record in shared.audit.finished] == ["CANCELLED"]
+    assert_counts_agree(shared.audit, run.run_id)
+    assert shared.audit.steps[-1].outcome == "CANCELLED"  # the agent turn the cancellation cut short
 
 
 async def test_cancel_mid_tool_call_interrupts_the_query() -> None:
@@ -454,6 +457,7 @@ async def test_cancel_mid_tool_call_interrupts_the_query() -> None:
     assert await asyncio.wait_for(execution, 5) is RunStatus.CANCELLED
     record = await shared.store.get(run.run_id, "call_slow")
     assert (record.status, record.error_code) == (ToolCallStatus.ERROR, "TOOL_CANCELLED")
+    assert_counts_agree(shared.audit, run.run_id)
 
 
 @pytest.mark.parametrize(
