@@ -11,14 +11,23 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy.exc import SQLAlchemyError
 
 from config.loader import ConfigError, load_config
 from config.units import parse_duration
-from harness.audit_store import SqlAuditStore
+from harness.audit_store import SqlAuditStore, connect_url
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from gateway.run_trail import RunTrail
+
+T = TypeVar("T")
 
 EXIT_OK = 0
 EXIT_NOT_FOUND = 1
@@ -50,89 +59,92 @@ def _positive(text: str) -> int:
     return value
 
 
-def _open_store(args: argparse.Namespace) -> SqlAuditStore | None:
+class _Unreadable(Exception):
+    """Nothing to show, and why: a bad configuration, no audit database yet, no such run, an unreachable store."""
+
+    def __init__(self, message: str, code: int = EXIT_NOT_FOUND) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _read(args: argparse.Namespace, read: Callable[[SqlAuditStore], Coroutine[Any, Any, T]]) -> T:
+    """``read`` on the configured audit store. Never creates a database or a folder; raises ``_Unreadable``."""
     try:
         config = load_config(args.config, os.environ)
     except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return None
-    return SqlAuditStore(config.audit)
-
-
-def _unreachable(store: SqlAuditStore, exc: BaseException) -> int:
-    original = getattr(exc, "orig", None) or exc
-    print(f"cannot read the audit database at {store.url}: {type(original).__name__}", file=sys.stderr)
-    return EXIT_NOT_FOUND
+        raise _Unreadable(str(exc), EXIT_INVALID) from None
+    url = connect_url(config.audit)
+    if url.get_backend_name() == "sqlite" and url.database and not Path(url.database).exists():
+        raise _Unreadable(f"no audit database at {config.audit.url} (no run was recorded with this configuration)")
+    store = SqlAuditStore(config.audit)
+    try:
+        missing = store.missing_tables()
+        if missing:
+            tables = ", ".join(missing)
+            raise _Unreadable(f"the audit database at {store.url} lacks {tables}: `superbiz db init` creates them")
+        return asyncio.run(read(store))
+    except (SQLAlchemyError, OSError) as exc:
+        original = getattr(exc, "orig", None) or exc  # only its kind: a driver's message may quote the host or user
+        raise _Unreadable(f"cannot read the audit database at {store.url}: {type(original).__name__}") from None
+    finally:
+        store.close()
 
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2, default=str)
 
 
-def runs_list(args: argparse.Namespace) -> int:
+def _console() -> Console:
     from rich.console import Console
 
+    return Console(width=None if sys.stdout.isatty() else 200)
+
+
+def runs_list(args: argparse.Namespace) -> int:
     from gateway.run_trail import runs_table
 
-    store = _open_store(args)
-    if store is None:
-        return EXIT_INVALID
     try:
-        runs = asyncio.run(store.runs(args.since, args.outcome, args.limit))
-    except (SQLAlchemyError, OSError) as exc:
-        return _unreachable(store, exc)
-    finally:
-        store.close()
+        runs = _read(args, lambda store: store.runs(args.since, args.outcome, args.limit))
+    except _Unreadable as failed:
+        print(failed, file=sys.stderr)
+        return failed.code
     if args.json:
         print(_json(runs))
     else:
-        Console(width=None if sys.stdout.isatty() else 200).print(runs_table(runs, args.since, args.outcome))
+        _console().print(runs_table(runs, args.since, args.outcome))
     return EXIT_OK
 
 
-async def _trail(store: SqlAuditStore, wanted: str) -> tuple[str | None, list[str]]:
-    """(the run id, []) when ``wanted`` is one run's id or the unique start of one; else (None, candidates)."""
-    if await store.run(wanted) is not None:
-        return wanted, []
-    if len(wanted) < MIN_PREFIX_CHARS:
-        return None, []
-    candidates = await store.run_ids_starting_with(wanted)
-    return (candidates[0], []) if len(candidates) == 1 else (None, candidates)
+async def _trail(store: SqlAuditStore, wanted: str) -> RunTrail:
+    """The trail of the run whose id is ``wanted`` or starts with it (one run only, and 6+ characters)."""
+    from gateway.run_trail import RunTrail
+
+    run_id: str | None = wanted if await store.run(wanted) is not None else None
+    candidates = [] if run_id or len(wanted) < MIN_PREFIX_CHARS else await store.run_ids_starting_with(wanted)
+    if run_id is None and len(candidates) == 1:
+        run_id = candidates[0]
+    if run_id is None:
+        more = f" ({len(candidates)} or more runs start with it; give more of the id)" if candidates else ""
+        raise _Unreadable(f"no run {wanted!r} in the audit database at {store.url}{more}")
+    run, steps, tools, checks = await asyncio.gather(
+        store.run(run_id), store.steps(run_id), store.tool_invocations(run_id), store.guard_checks(run_id)
+    )
+    assert run is not None
+    return RunTrail(run, steps, tools, checks)
 
 
 def runs_show(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
-    from gateway.run_trail import RunTrail, trail_tree
-
-    store = _open_store(args)
-    if store is None:
-        return EXIT_INVALID
-
-    async def read() -> tuple[RunTrail | None, list[str]]:
-        run_id, candidates = await _trail(store, args.run_id)
-        if run_id is None:
-            return None, candidates
-        run, steps, tools, checks = await asyncio.gather(
-            store.run(run_id), store.steps(run_id), store.tool_invocations(run_id), store.guard_checks(run_id)
-        )
-        assert run is not None
-        return RunTrail(run, steps, tools, checks), []
+    from gateway.run_trail import trail_tree
 
     try:
-        trail, candidates = asyncio.run(read())
-    except (SQLAlchemyError, OSError) as exc:
-        return _unreachable(store, exc)
-    finally:
-        store.close()
-    if trail is None:
-        more = f" ({len(candidates)} or more runs start with it; give more of the id)" if candidates else ""
-        print(f"no run {args.run_id!r} in the audit database at {store.url}{more}", file=sys.stderr)
-        return EXIT_NOT_FOUND
+        trail = _read(args, lambda store: _trail(store, args.run_id))
+    except _Unreadable as failed:
+        print(failed, file=sys.stderr)
+        return failed.code
     if args.json:
         print(_json({"run": trail.run, "steps": trail.steps, "tool_calls": trail.tools, "guard_checks": trail.checks}))
     else:
-        Console(width=None if sys.stdout.isatty() else 200).print(trail_tree(trail))
+        _console().print(trail_tree(trail))
     return EXIT_OK
 
 

@@ -623,6 +623,12 @@ class SqlAuditStore:
                         created_indexes.append(str(index.name))
         return SchemaChanges(created_tables, tuple(created_indexes), added_columns)
 
+    def missing_tables(self) -> list[str]:
+        """The audit tables the database lacks (all of them before ``init_schema``)."""
+        with self._serialised():
+            present = set(inspect(self._engine).get_table_names())
+        return [name for name in TABLES if name not in present]
+
     def _create(self, statement: ExecutableDDLElement, exists: Callable[[], bool]) -> bool:
         """Run one CREATE: True if it created the object, False if another process had just created it."""
         try:

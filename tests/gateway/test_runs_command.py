@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -171,3 +172,16 @@ def test_the_installed_command_reads_the_audit_database(audit: tuple[Path, dict[
     )
     assert shown.returncode == 0, shown.stderr
     assert "release: FALLBACK" in shown.stdout and "fallback type SEMANTIC_UNSUPPORTED" in shown.stdout
+
+
+def test_no_audit_yet_is_said_plainly_and_creates_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "superbiz.yaml"
+    config.write_text(f"audit:\n  url: sqlite:///{tmp_path}/var/audit.db\n")
+    code, _, err = _cli(capsys, config, "runs", "list")
+    assert code == 1 and "no audit database at sqlite:///" in err and "no run was recorded" in err
+    assert not (tmp_path / "var").exists()
+
+    (tmp_path / "var").mkdir()
+    sqlite3.connect(tmp_path / "var" / "audit.db").close()  # a database, without the audit tables
+    code, _, err = _cli(capsys, config, "runs", "show", "abcdef")
+    assert code == 1 and "lacks chat_session, diagnosis_run" in err and "`superbiz db init` creates them" in err
