@@ -10,6 +10,7 @@ a guard input refused before any call) sits under "harness".
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from rich.console import Group
-from rich.markup import escape
+from rich.markup import escape as escape_markup
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
@@ -41,6 +42,15 @@ class RunTrail:
     steps: Sequence[Row]
     tools: Sequence[Row]
     checks: Sequence[Row]
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def escape(value: object) -> str:
+    """Text from the audit (a user's query, a model-written id or reason) as a terminal shows it safely: control
+    characters (an ANSI escape sequence among them) spelled out, rich markup taken literally."""
+    return escape_markup(_CONTROL.sub(lambda found: found.group().encode("unicode_escape").decode(), str(value)))
 
 
 def _when(moment: datetime | None) -> str:
@@ -67,15 +77,15 @@ def _styled(value: str | None) -> str:
 
 
 def _tool_line(tool: Row) -> str:
-    line = f"tool {escape(str(tool['tool_call_id']))} {escape(str(tool['tool_name']))} → "
-    line += _styled(tool["evidence_status"] or "—")
+    line = f"tool {escape(tool['tool_call_id'])} {escape(tool['tool_name'])} → "
+    line += _styled(tool["evidence_status"])
     if tool["error_code"]:
         line += f" [red]{escape(tool['error_code'])}[/red]"
     return line + f"  {_ms(tool['duration_ms'])}"
 
 
 def _check_line(check: Row) -> str:
-    line = f"{check['guard']} guard check #{check['check_index']}: {_styled(check['verdict'])}"
+    line = f"{escape(check['guard'])} guard check #{check['check_index']}: {_styled(check['verdict'])}"
     return line + "".join(f"\n  {escape(f['code'])}: {escape(f['message'] or '')}" for f in check["failures"] or ())
 
 
@@ -97,7 +107,7 @@ def trail_tree(trail: RunTrail) -> Tree:
         f"session {escape(run['session_id'])} · principal {escape(run['principal'])} · started "
         f"{_when(run['started_at'])} · {_ms(run['total_duration_ms'])}"
     )
-    tree.add(Text(f"query: {run['query']}"))
+    tree.add(f"query: {escape(run['query'])}")
     counts = (("model_calls", "model call"), ("tool_call_count", "tool call"), ("total_tokens", "token"))
     tree.add(" · ".join(_count(run[column], noun) for column, noun in counts))
 

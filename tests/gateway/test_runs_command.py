@@ -11,12 +11,14 @@ import json
 import sqlite3
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from config.schema import AuditSettings
 from gateway.cli import main
+from harness.audit import ModelStep, RunStarted, ToolInvocation
 from harness.audit_store import SqlAuditStore
 from harness.scripted_model import ScriptedChatModel, reply
 from tests.harness.run_support import GOOD_DRAFT, UNSUPPORTED, diagnosis_model, draft, run_once, services
@@ -185,3 +187,34 @@ def test_no_audit_yet_is_said_plainly_and_creates_nothing(tmp_path: Path, capsys
     sqlite3.connect(tmp_path / "var" / "audit.db").close()  # a database, without the audit tables
     code, _, err = _cli(capsys, config, "runs", "show", "abcdef")
     assert code == 1 and "lacks chat_session, diagnosis_run" in err and "`superbiz db init` creates them" in err
+
+
+def test_text_from_users_and_models_cannot_drive_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path}/audit.db"
+    config = tmp_path / "superbiz.yaml"
+    config.write_text(f"audit:\n  url: {url}\n")
+    store = SqlAuditStore(AuditSettings(url=url))
+    store.init_schema()
+    hostile = "\x1b[2J\x1b]0;owned\x07[bold red]not markup[/bold red]\r"
+    at = datetime.now(UTC)
+
+    async def write() -> None:
+        await store.run_started(RunStarted("run-hostile", "s-1", "alice", f"订单 {hostile}", at))
+        await store.model_step(ModelStep("run-hostile", "s-1", 1, "agent", 5, 1, 1, True, "OK", 1))
+        tool = ToolInvocation(
+            "run-hostile", "s-1", f"call{hostile}", "unknown_tool", {}, "", 0, "ERROR", False, 1, False,
+            "INVALID_TOOL_CALL_ID", "bad id", 1,
+        )  # fmt: skip
+        await store.tool_invoked(tool)
+
+    try:
+        asyncio.run(write())
+    finally:
+        store.close()
+    code, out, _ = _cli(capsys, config, "runs", "show", "run-hostile")
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out and "\r" not in out
+    assert "\\x1b[2J" in out and "[bold red]not markup[/bold red]" in out
+    assert out.count("not markup") == 2  # the query and the tool call id, both shown
