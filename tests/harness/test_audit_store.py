@@ -600,6 +600,33 @@ def test_init_schema_succeeds_for_every_store_starting_at_once(
             store.close()
 
 
+@pytest.mark.parametrize("backend", SQL_BACKENDS)
+def test_every_store_starting_at_once_on_an_older_schema_adds_the_new_column_once(
+    request: pytest.FixtureRequest, backend: str, tmp_path: Path
+) -> None:
+    settings = _settings(request, backend, tmp_path)
+    stores = [SqlAuditStore(settings) for _ in range(6)]
+    try:
+        METADATA.drop_all(stores[0].engine)
+        stores[0].init_schema()
+        with stores[0].engine.begin() as connection:
+            connection.execute(sa.text("ALTER TABLE agent_step DROP COLUMN attempt"))
+        barrier = threading.Barrier(len(stores))
+
+        def start(store: SqlAuditStore) -> SchemaChanges:
+            barrier.wait()
+            return store.init_schema()
+
+        with ThreadPoolExecutor(len(stores)) as pool:
+            changes = list(pool.map(start, stores))
+
+        assert [column for change in changes for column in change.added_columns] == ["agent_step.attempt"]
+        assert "attempt" in {column["name"] for column in sa.inspect(stores[0].engine).get_columns("agent_step")}
+    finally:
+        for store in stores:
+            store.close()
+
+
 def test_init_schema_refuses_a_table_that_needs_a_migration(store: SqlAuditStore) -> None:
     with store.engine.begin() as connection:
         connection.execute(sa.text("DROP TABLE chat_session"))
