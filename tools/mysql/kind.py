@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import sqlglot
 from pydantic import BaseModel, ConfigDict, StrictInt
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
 
 from contract.kind import EvidenceKind, Scope
 from tools.mysql.projector import MysqlResultProjector
@@ -45,12 +48,23 @@ def scope(result: MysqlResult) -> Scope:
     )
 
 
+def asked(result: MysqlResult) -> list[Any]:
+    """The values the agent wrote into its query: its params and every literal of its SQL (the SQL is the validated
+    one, regenerated; a text sqlglot cannot read gives its params only)."""
+    try:
+        tree = sqlglot.parse_one(result.scope.sql, read="mysql")
+    except (SqlglotError, RecursionError, ValueError):
+        return list(result.scope.params)
+    return [*result.scope.params, *(literal.this for literal in tree.find_all(exp.Literal))]
+
+
 def evidence(result: MysqlResult, found: bool) -> list[dict[str, Any]]:
     return [
         {
             "source_type": SOURCE_TYPE,
             "source": result.scope.data_source,
             "scope": scope(result).queried,
+            "asked": asked(result),
             "columns": list(result.columns),
             "rows": [dict(row) for row in result.rows],
             "returned_count": result.returned_count,

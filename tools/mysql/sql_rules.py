@@ -30,6 +30,7 @@ SQL_SUBQUERY: Final = "SQL_SUBQUERY"
 SQL_SET_OPERATION: Final = "SQL_SET_OPERATION"
 SQL_WINDOW: Final = "SQL_WINDOW"
 SQL_WILDCARD: Final = "SQL_WILDCARD"
+SQL_SELECT_CONSTANT: Final = "SQL_SELECT_CONSTANT"
 SQL_LOCKING: Final = "SQL_LOCKING"
 SQL_INTO: Final = "SQL_INTO"
 SQL_VARIABLE: Final = "SQL_VARIABLE"
@@ -53,9 +54,17 @@ MAX_NAME_CHARS: Final = 64
 EXECUTABLE_COMMENT_MARKERS: Final = ("/*!", "/*m!", "/*+")
 """Compared against the lower-cased raw text: MySQL and MariaDB execute what is inside these comments."""
 METADATA_SCHEMAS: Final = frozenset({"information_schema", "mysql", "performance_schema", "sys"})
+CONSTANT_NODES: Final[tuple[type[exp.Expr], ...]] = (exp.Literal, exp.Null, exp.Boolean, exp.Placeholder)
+"""Values the agent writes into its query (a ``?`` is one too: the agent supplies its param). None of them may
+appear anywhere in a select-list item: a result row must hold only what the database holds."""
 
 EMPTY: Final = "the query is empty; send one SELECT statement"
 TOO_DEEP: Final = "the query is nested too deeply; simplify it"
+SELECT_CONSTANT: Final = (
+    "every select-list item must be a column, or a function or aggregate of columns (status, COUNT(*), "
+    "MAX(updated_at), DATE(created_at)) with no constant in it: select columns or aggregates of columns only, "
+    "and put constants in WHERE/HAVING with ? params"
+)
 PLAIN_SELECT: Final = (
     "write one plain SELECT of allowlisted columns FROM allowlisted tables, with optional INNER/LEFT JOIN ... ON, "
     "WHERE, GROUP BY, HAVING, ORDER BY and LIMIT"

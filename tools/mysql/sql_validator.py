@@ -21,6 +21,10 @@ it) and never carries parser text. Codes:
     SQL_SET_OPERATION         UNION / INTERSECT / EXCEPT
     SQL_WINDOW                OVER / WINDOW
     SQL_WILDCARD              ``*`` or ``t.*`` (only ``COUNT(*)`` is allowed)
+    SQL_SELECT_CONSTANT       a select-list item holding a constant anywhere inside it (literal, NULL, TRUE/FALSE,
+                              ``?``: ``SELECT 'x' AS host``, ``COUNT(1)``, ``amount * 100``, ``COALESCE(s, 'NONE')``,
+                              CASE/IF branches, conditions) or not read from a table (a function of no column);
+                              constants stay allowed in WHERE, JOIN ... ON, GROUP BY, HAVING, ORDER BY and LIMIT
     SQL_LOCKING               FOR UPDATE / FOR SHARE / LOCK IN SHARE MODE
     SQL_INTO                  SELECT ... INTO OUTFILE / DUMPFILE / @variable
     SQL_VARIABLE              user (``@x``) or system (``@@x``) variables
@@ -119,7 +123,13 @@ def validate_sql(sql: str, params: Sequence[object], allowlist: SqlAllowlist, ma
         raise SqlRejected(rules.SQL_UNSUPPORTED, "the query must read FROM an allowlisted table; " + rules.PLAIN_SELECT)
     sources = _resolve_tables(walk.tables, allowlist)
     _resolve_columns(walk, sources)
+    column_free = _check_select_list(root)
     _check_functions(walk.functions, allowlist)
+    if column_free is not None:
+        raise SqlRejected(
+            rules.SQL_SELECT_CONSTANT,
+            f"select-list item {column_free} reads no column (a function of no column); " + rules.SELECT_CONSTANT,
+        )
     if len(walk.placeholders) != len(values):
         raise SqlRejected(
             rules.SQL_PARAM_COUNT,
@@ -399,6 +409,38 @@ def _resolve_columns(walk: _Walk, sources: list[_Source]) -> None:
             source = candidates[0]
         column.set("table", exp.to_identifier(source.ref))
         column.set("db", None)
+
+
+def _check_select_list(root: exp.Select) -> int | None:
+    """SQL_SELECT_CONSTANT: a result row holds only what the database holds, never a value the agent wrote.
+
+    Each select-list item (below its one alias) is walked to its leaves. Any ``rules.CONSTANT_NODES`` node on
+    the way (literal, NULL, TRUE/FALSE, ``?``) refuses the item at once, whatever wraps it (parentheses,
+    DISTINCT, functions, aggregates, CASE/IF, arithmetic, comparisons). Every leaf must be a column or the
+    ``*`` of ``COUNT(*)`` (the walk allowed no other ``*``); the position of the first item with another leaf
+    (a function of no column, such as ``NOW()``) is returned, to be refused after the function allowlist has
+    named a function that is not allowed at all. Runs after the walk, so every node here is of an allowlisted
+    class; before the function allowlist, so ``CONCAT(order_id, '-x')`` is named a constant even where CONCAT
+    is not allowed.
+    """
+    column_free: int | None = None
+    for position, item in enumerate(root.expressions, start=1):
+        stack: list[exp.Expr] = [item.this if type(item) is exp.Alias else item]
+        while stack:
+            node = stack.pop()
+            if type(node) is exp.Column or type(node) is exp.Star:
+                continue
+            if isinstance(node, rules.CONSTANT_NODES):
+                raise SqlRejected(
+                    rules.SQL_SELECT_CONSTANT,
+                    f"select-list item {position} holds a constant (a literal, NULL, TRUE/FALSE or '?'); "
+                    + rules.SELECT_CONSTANT,
+                )
+            children = list(node.iter_expressions())
+            if not children and column_free is None:
+                column_free = position
+            stack.extend(children)
+    return column_free
 
 
 def _unknown_column(name: str, sources: list[_Source], is_alias: bool) -> str:

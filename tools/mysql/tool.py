@@ -22,7 +22,9 @@ DESCRIPTION = (
     "the current state of orders and payments. Take table and column names from the data dictionary in the "
     "knowledge base (lookup_knowledge); only documented tables and columns are allowed. Write every value as a "
     "? placeholder and pass the values in params. Allowed: explicit columns, INNER/LEFT JOIN, WHERE, GROUP BY, "
-    "HAVING, ORDER BY, LIMIT, COUNT/SUM/AVG/MIN/MAX; not allowed: SELECT *, subqueries, WITH, UNION, writes. "
+    "HAVING, ORDER BY, LIMIT, COUNT/SUM/AVG/MIN/MAX; not allowed: SELECT *, subqueries, WITH, UNION, writes, "
+    "and constants in the select list (select only columns and functions or aggregates of columns, e.g. "
+    "COUNT(*), MAX(updated_at); no 'text', numbers, NULL or ? there). "
     "At most {max_rows} rows come back. Not for logs, metrics or documentation."
 )
 

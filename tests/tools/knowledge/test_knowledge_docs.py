@@ -1,8 +1,9 @@
 """The bundled knowledge base is consistent with the configuration a demo runs with.
 
 The data dictionary names exactly the allowlisted columns; every SQL example is a parameterised SELECT over
-allowlisted tables and columns (so an agent that copies one is not rejected); every error code the documents
-mention is defined in the error-code reference; the one prompt-injection line is where the tests expect it.
+allowlisted tables and columns that the SQL validator accepts (so an agent that copies one is not rejected);
+every error code the documents mention is defined in the error-code reference; the one prompt-injection line
+is where the tests expect it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from sqlglot import exp
 from config.loader import load_config
 from tools.knowledge.chunks import split_sections
 from tools.knowledge.tool import BUNDLED_DOCS
+from tools.mysql.sql_validator import SqlAllowlist, validate_sql
 
 DOCS = {path.name: path.read_text(encoding="utf-8") for path in sorted(BUNDLED_DOCS.glob("*.md"))}
 SQL_BLOCK = re.compile(r"```sql\n(.*?)\n```", re.DOTALL)
@@ -71,6 +73,10 @@ def test_sql_examples_are_parameterised_selects_over_allowlisted_columns(documen
     for column in tree.find_all(exp.Column):
         tables = [aliases[column.table]] if column.table else list(aliases.values())
         assert any(column.name in allowed[table] for table in tables), (document, column.sql())
+    config = load_config(None, {}).harness
+    source = config.mysql_tools.data_sources["order_readonly"]
+    params = ["x"] * len(list(tree.find_all(exp.Placeholder)))
+    validate_sql(sql, params, SqlAllowlist.from_settings(source, config.mysql), config.mysql.max_rows)
 
 
 def test_every_error_code_mentioned_is_defined() -> None:

@@ -93,7 +93,11 @@ ALLOW = (
         "HAVING MAX(updated_at) >= ? ORDER BY orders DESC, user_id",
         (SINCE,),
     ),
-    Allow("SELECT SUM(1) AS total, AVG(2) FROM biz_order WHERE created_at < ?", (UNTIL,)),
+    Allow(
+        "SELECT payment_status, COUNT(order_id) AS total FROM biz_order WHERE created_at < ? "
+        "GROUP BY payment_status HAVING SUM(1) > ? AND AVG(2) = 2",
+        (UNTIL, 0),
+    ),
     Allow("SELECT order_id FROM order_db.biz_order WHERE user_id = ?", ("u-2042",)),
     Allow(
         "SELECT b.order_id, r.channel FROM order_db.biz_order b JOIN order_db.payment_record r "
@@ -113,13 +117,15 @@ ALLOW = (
         "SELECT DATE(created_at) AS day, COUNT(*) AS orders FROM biz_order GROUP BY DATE(created_at) ORDER BY day",
     ),
     Allow(
-        "SELECT o.order_id, COALESCE(p.status, 'NO_PAYMENT') AS payment, IFNULL(p.channel, '-') AS channel "
-        "FROM biz_order o LEFT JOIN payment_record p ON p.order_id = o.order_id"
+        "SELECT o.order_id, COALESCE(p.status, o.payment_status) AS payment, IFNULL(p.channel, p.status) AS channel "
+        "FROM biz_order o LEFT JOIN payment_record p ON p.order_id = o.order_id "
+        "WHERE COALESCE(p.status, 'NO_PAYMENT') <> ? AND IFNULL(p.channel, '-') <> '-'",
+        ("SUCCESS",),
     ),
     Allow("SELECT LOWER(channel), UPPER(status) FROM payment_record WHERE UPPER(channel) = ?", ("ALIPAY",)),
     Allow(
-        "SELECT order_id, CASE WHEN payment_status = 'TIMEOUT' THEN 1 ELSE 0 END AS timed_out FROM biz_order "
-        "ORDER BY timed_out DESC, order_id"
+        "SELECT order_id, CASE WHEN updated_at > created_at THEN updated_at ELSE created_at END AS last_change "
+        "FROM biz_order ORDER BY CASE WHEN payment_status = 'TIMEOUT' THEN 1 ELSE 0 END DESC, last_change, order_id"
     ),
     Allow("SELECT DISTINCT channel FROM payment_record ORDER BY channel"),
     Allow(
@@ -131,7 +137,7 @@ ALLOW = (
         ("u-1001",),
     ),
     Allow("SELECT order_id FROM biz_order WHERE user_id = ?;", ("u-1001",)),
-    Allow("SELECT ROUND(AVG(1.5), 2) AS avg_value, ABS(-3) FROM biz_order"),
+    Allow("SELECT order_id FROM biz_order GROUP BY order_id HAVING ROUND(AVG(1.5), 2) <> ABS(-3)"),
     Allow(
         "SELECT payment_id FROM payment_record WHERE status IS NOT NULL AND channel NOT LIKE ? "
         "AND status NOT IN (?) AND created_at NOT BETWEEN ? AND ?",
@@ -145,6 +151,20 @@ ALLOW = (
     Allow("SELECT order_id, payment_status FROM biz_order ORDER BY 2 DESC, 1 LIMIT 3", limit=3),
     Allow(r"SELECT order_id FROM biz_order WHERE payment_status = 'it''s' OR payment_status = 'back\\slash'"),
     Allow("select order_id from biz_order where user_id = ? order by created_at desc limit 0", ("u-1001",), 0),
+    # the select list holds only columns and functions/aggregates of columns; constants live in the other clauses
+    Allow(
+        "SELECT order_id AS id, payment_status AS status, COUNT(*) AS n, COUNT(user_id) AS users, "
+        "MAX(updated_at) AS last_update FROM biz_order WHERE payment_status = 'TIMEOUT' GROUP BY order_id, "
+        "payment_status HAVING COUNT(*) >= 1 ORDER BY n DESC LIMIT 10",
+        limit=10,
+    ),
+    Allow(
+        "SELECT DISTINCT (p.channel) AS ch, LOWER(p.status), UPPER(o.payment_status), DATE(p.created_at) AS day "
+        "FROM payment_record p JOIN biz_order o ON o.order_id = p.order_id AND o.payment_status = ? "
+        "WHERE p.created_at >= ? AND p.status IN ('TIMEOUT', 'FAILED')",
+        ("TIMEOUT", SINCE),
+    ),
+    Allow("SELECT IF(payment_status = user_id, created_at, updated_at) AS t FROM biz_order WHERE order_id = ?", ("o",)),
 )
 
 EXECUTABLE = "SELECT order_id FROM biz_order WHERE order_id = 1 /*!50000 UNION SELECT user FROM mysql.user */"
@@ -226,6 +246,51 @@ REJECT = (
     Reject("SQL_WILDCARD", "SELECT o.* FROM biz_order o"),
     Reject("SQL_WILDCARD", "SELECT COUNT(o.*) FROM biz_order o"),
     Reject("SQL_WILDCARD", "TABLE biz_order"),
+    # constants in the select list: a result row holds only what the database holds
+    Reject("SQL_SELECT_CONSTANT", "SELECT 'db-master-02' AS db_host FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT order_id, 'x' FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT 1 FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT NULL AS a FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT TRUE FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT order_id, FALSE AS f FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT CONCAT(order_id, '-x') FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT IF(payment_status = 'X', 'yes', 'no') FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT IF(payment_status = 'X', order_id, user_id) FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT order_id, CASE WHEN payment_status = ? THEN 'PAID' END FROM biz_order", (1,)),
+    Reject("SQL_SELECT_CONSTANT", "SELECT CASE payment_status WHEN user_id THEN order_id ELSE 0 END FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT COALESCE(payment_status, 'NONE') FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT IFNULL(payment_status, NULL) AS s FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT DATE_FORMAT(created_at, 'db-master-02') FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT ? AS x FROM biz_order", ("db-master-02",)),
+    Reject("SQL_SELECT_CONSTANT", "SELECT order_id, ? FROM biz_order WHERE user_id = ?", ("x", "u-1001")),
+    Reject("SQL_SELECT_CONSTANT", "SELECT COUNT(1) FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT SUM(1) FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT COUNT(DISTINCT 'x') FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT -5 FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT 1.5e3 AS n FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", 'SELECT "double-quoted is a string in MySQL" FROM biz_order'),
+    Reject("SQL_SELECT_CONSTANT", "SELECT user_id * 100 AS cents FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT COUNT(*) + 0 AS n FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT ((('db-master-02'))) AS db_host FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT DISTINCT 'db-master-02' FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT DISTINCT order_id, 'x' AS y FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT MAX(COALESCE(LOWER(UPPER(payment_status)), 'x')) FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT payment_status = 'TIMEOUT' AS timed_out FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT order_id IS NULL FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT payment_status IN ('A', 'B') FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT order_id LIKE 'order-%' FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT created_at BETWEEN ? AND ? FROM biz_order", (SINCE, UNTIL)),
+    Reject("SQL_SELECT_CONSTANT", "SELECT ROUND(AVG(1.5), 2) AS avg_value FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT ABS(-3) FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT LOAD_FILE('/etc/passwd') FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT BENCHMARK(10000000, ABS(1)) FROM biz_order"),
+    Reject("SQL_SELECT_CONSTANT", "SELECT SLEEP(1) FROM biz_order"),
+    Reject(
+        "SQL_SELECT_CONSTANT",
+        "SELECT o.order_id, 'PAID' AS payment_status FROM biz_order o JOIN payment_record p "
+        "ON p.order_id = o.order_id WHERE o.order_id = ?",
+        ("order-123",),
+    ),
     # locking, INTO, variables
     Reject("SQL_LOCKING", "SELECT order_id FROM biz_order FOR UPDATE"),
     Reject("SQL_LOCKING", "SELECT order_id FROM biz_order LOCK IN SHARE MODE"),
@@ -238,15 +303,16 @@ REJECT = (
     Reject("SQL_VARIABLE", "SELECT order_id, @@global.read_only FROM biz_order"),
     # functions
     Reject("SQL_FUNCTION_NOT_ALLOWED", "SELECT order_id FROM biz_order WHERE SLEEP(5) = 0"),
-    Reject("SQL_FUNCTION_NOT_ALLOWED", "SELECT BENCHMARK(10000000, ABS(1)) FROM biz_order"),
-    Reject("SQL_FUNCTION_NOT_ALLOWED", "SELECT LOAD_FILE('/etc/passwd') FROM biz_order"),
+    Reject("SQL_FUNCTION_NOT_ALLOWED", "SELECT order_id FROM biz_order WHERE BENCHMARK(10000000, ABS(1)) = 0"),
+    Reject("SQL_FUNCTION_NOT_ALLOWED", "SELECT order_id FROM biz_order WHERE LOAD_FILE('/etc/passwd') IS NULL"),
     Reject("SQL_FUNCTION_NOT_ALLOWED", "SELECT USER(), VERSION() FROM biz_order"),
     Reject("SQL_FUNCTION_NOT_ALLOWED", "SELECT DATABASE() FROM biz_order"),
     Reject("SQL_FUNCTION_NOT_ALLOWED", "SELECT order_id FROM biz_order WHERE created_at > NOW()"),
     Reject("SQL_FUNCTION_NOT_ALLOWED", "SELECT GROUP_CONCAT(order_id) FROM biz_order"),
     Reject("SQL_FUNCTION_NOT_ALLOWED", "SELECT CONCAT(order_id, user_id) FROM biz_order"),
     Reject("SQL_FUNCTION_NOT_ALLOWED", "SELECT order_id FROM biz_order WHERE payment_status REGEXP '^T'"),
-    Reject("SQL_FUNCTION_NOT_ALLOWED", "SELECT sleep(1) FROM biz_order"),
+    Reject("SQL_FUNCTION_NOT_ALLOWED", "SELECT sleep(order_id) FROM biz_order"),
+    Reject("SQL_FUNCTION_NOT_ALLOWED", "SELECT NOW() FROM biz_order"),
     # metadata, schemas, tables
     Reject("SQL_METADATA", "SELECT table_name FROM information_schema.tables"),
     Reject("SQL_METADATA", "SELECT user FROM mysql.user"),

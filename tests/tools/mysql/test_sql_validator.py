@@ -208,15 +208,18 @@ def test_messages_help_the_agent_fix_the_query() -> None:
     assert "o.order_id or p.order_id" in message(
         "SELECT order_id FROM biz_order o JOIN payment_record p ON p.order_id = o.order_id"
     )
-    assert "SLEEP" in message("SELECT SLEEP(1) FROM biz_order") and "COUNT" in message("SELECT SLEEP(1) FROM biz_order")
+    sleep = message("SELECT SLEEP(order_id) FROM biz_order")
+    assert "SLEEP" in sleep and "COUNT" in sleep
+    constant = message("SELECT order_id, 'db-master-02' AS db_host FROM biz_order")
+    assert constant.startswith("select-list item 2 holds a constant")
+    assert "select columns or aggregates of columns only" in constant and "WHERE/HAVING with ? params" in constant
     assert "line 1, column" in message("SELECT order_id FROM biz_order WHERE (")
 
 
 @pytest.mark.parametrize("name", DEFAULT_SQL_FUNCTIONS)
 def test_each_default_function_is_usable(name: str) -> None:
-    args = {"COUNT": "order_id", "ROUND": "1.25, 1", "COALESCE": "order_id, ?", "IFNULL": "order_id, ?"}
-    sql = f"SELECT {name}({args.get(name, 'order_id')}) FROM biz_order"
-    query = validate(sql, ("x",) if "?" in sql else ())
+    args = {"ROUND": "created_at", "COALESCE": "order_id, user_id", "IFNULL": "order_id, user_id"}
+    query = validate(f"SELECT {name}({args.get(name, 'order_id')}) FROM biz_order")
     assert query.sql.startswith("SELECT COALESCE(" if name == "IFNULL" else f"SELECT {name}(")
 
 
@@ -236,6 +239,155 @@ def test_allowlist_from_settings() -> None:
     assert "DATE" in ALLOWLIST.functions and "SLEEP" not in ALLOWLIST.functions
     with pytest.raises(ValueError):
         SqlAllowlist("other", ALLOWLIST.schemas, ALLOWLIST.functions)
+
+
+CONSTANTS = ("'db-master-02'", "1", "-5", "0.5", "NULL", "TRUE", "FALSE", "?", '"dq"')
+WRAPPERS = (
+    "{}",
+    "({})",
+    "((({})))",
+    "{} AS db_host",
+    "({}) AS db_host",
+    "COUNT({})",
+    "COUNT(DISTINCT {})",
+    "MAX({}) AS m",
+    "SUM(({}))",
+    "COALESCE(payment_status, {})",
+    "IFNULL(payment_status, LOWER({}))",
+    "LOWER(UPPER({}))",
+    "DATE({})",
+    "ROUND(AVG({}))",
+    "CONCAT(order_id, {})",
+    "order_id + {}",
+    "COUNT(*) * {}",
+    "-{}",
+    "NOT {}",
+    "payment_status = {}",
+    "payment_status IN (user_id, {})",
+    "payment_status LIKE {}",
+    "created_at BETWEEN created_at AND {}",
+    "IF(payment_status = user_id, order_id, {})",
+    "IF({}, order_id, user_id)",
+    "CASE WHEN payment_status = user_id THEN {} END",
+    "CASE WHEN payment_status = user_id THEN order_id ELSE {} END AS c",
+    "CASE payment_status WHEN {} THEN order_id END",
+    "CASE {} WHEN payment_status THEN order_id END",
+)
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize("constant", CONSTANTS)
+@pytest.mark.parametrize("select", ["SELECT {}", "SELECT order_id, {}", "SELECT DISTINCT {}, order_id"])
+def test_a_constant_anywhere_in_a_select_list_item_is_refused(select: str, constant: str, wrapper: str) -> None:
+    sql = select.format(wrapper.format(constant)) + " FROM biz_order WHERE order_id = ?"
+    params = ("x", "order-123") if constant == "?" else ("order-123",)
+    with pytest.raises(SqlRejected) as rejected:
+        validate(sql, params)
+    assert rejected.value.code == "SQL_SELECT_CONSTANT", (sql, rejected.value.message)
+    assert "select columns or aggregates of columns only" in rejected.value.message
+
+
+def test_every_constant_node_class_is_covered() -> None:
+    """The four classes sqlglot gives a constant of the MySQL dialect, each refused in the select list."""
+    assert set(sql_rules.CONSTANT_NODES) == {exp.Literal, exp.Null, exp.Boolean, exp.Placeholder}
+    for constant, cls in [("'s'", exp.Literal), ("7", exp.Literal), ("NULL", exp.Null), ("TRUE", exp.Boolean)]:
+        tree = sqlglot.parse_one(f"SELECT {constant} FROM biz_order", read="mysql")
+        assert type(tree.expressions[0]) is cls
+    assert type(sqlglot.parse_one("SELECT ? FROM biz_order", read="mysql").expressions[0]) is exp.Placeholder
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT order_id FROM biz_order WHERE payment_status = 'TIMEOUT' AND created_at > '2000-01-01' AND 1 = 1",
+        "SELECT o.order_id FROM biz_order o JOIN payment_record p ON p.order_id = o.order_id AND p.status <> 'X' "
+        "OR TRUE",
+        "SELECT payment_status, COUNT(*) FROM biz_order GROUP BY payment_status HAVING COUNT(*) > 1 AND SUM(1) > 0",
+        "SELECT order_id FROM biz_order ORDER BY CASE WHEN payment_status = 'TIMEOUT' THEN 0 ELSE 1 END, 1 LIMIT 3",
+        "SELECT payment_status FROM biz_order GROUP BY payment_status, 1 ORDER BY 1 LIMIT 5 OFFSET 1",
+        "SELECT order_id FROM biz_order WHERE COALESCE(payment_status, 'NONE') = ? AND user_id IS NOT NULL",
+    ],
+)
+def test_constants_stay_allowed_outside_the_select_list(sql: str) -> None:
+    validate(sql, ("NONE",) if "?" in sql else ())
+
+
+@pytest.mark.parametrize(
+    "item",
+    [
+        "order_id",
+        "o.order_id",
+        "order_db.biz_order.order_id",
+        "`order_id`",
+        "order_id AS id",
+        "(order_id) AS id",
+        "COUNT(*)",
+        "COUNT(*) AS n",
+        "COUNT(order_id)",
+        "COUNT(DISTINCT user_id)",
+        "MAX(updated_at)",
+        "MIN(created_at) AS first_seen",
+        "DATE(created_at) AS day",
+        "LOWER(UPPER(payment_status))",
+        "COALESCE(payment_status, user_id)",
+        "IFNULL(payment_status, user_id)",
+        "ROUND(AVG(created_at))",
+        "ABS(-created_at)",
+        "COUNT(*) - COUNT(user_id)",
+        "payment_status = user_id",
+        "IF(payment_status = user_id, created_at, updated_at)",
+        "CASE WHEN updated_at > created_at THEN updated_at ELSE created_at END AS last_change",
+        "CASE payment_status WHEN user_id THEN order_id END",
+    ],
+)
+def test_columns_and_functions_of_columns_stay_allowed(item: str) -> None:
+    sql = f"SELECT {item} FROM {'biz_order o' if 'o.' in item else 'order_db.biz_order'} WHERE payment_status = 'X'"
+    query = validate(sql)
+    assert validate(query.sql) == query
+    assert not any(
+        isinstance(node, sql_rules.CONSTANT_NODES)
+        for item in sqlglot.parse_one(query.sql, read="mysql").expressions
+        for node in item.walk()
+    )
+
+
+def test_distinct_select_of_columns_stays_allowed() -> None:
+    assert validate("SELECT DISTINCT payment_status, user_id FROM biz_order").sql == (
+        "SELECT DISTINCT biz_order.payment_status, biz_order.user_id FROM biz_order LIMIT 50"
+    )
+
+
+def test_a_select_item_reading_no_column_is_refused_even_when_its_function_is_allowed() -> None:
+    """``NOW()`` names no column: with NOW allowlisted, it is still no value the database holds in a table."""
+    with_now = SqlAllowlist(ALLOWLIST.default_schema, ALLOWLIST.schemas, ALLOWLIST.functions | {"NOW", "CONCAT"})
+    with pytest.raises(SqlRejected) as rejected:
+        validate_sql("SELECT order_id, NOW() AS at FROM biz_order", (), with_now, 5)
+    assert rejected.value.code == "SQL_SELECT_CONSTANT"
+    assert rejected.value.message.startswith("select-list item 2 reads no column")
+    validate_sql("SELECT order_id FROM biz_order WHERE created_at < NOW()", (), with_now, 5)
+    validate_sql("SELECT CONCAT(order_id, user_id) FROM biz_order", (), with_now, 5)
+    with pytest.raises(SqlRejected) as rejected:
+        validate_sql("SELECT CONCAT(order_id, '-x') FROM biz_order", (), with_now, 5)
+    assert rejected.value.code == "SQL_SELECT_CONSTANT"
+    with pytest.raises(SqlRejected) as rejected:  # not allowlisted: the function allowlist names it first
+        validate("SELECT order_id, NOW() AS at FROM biz_order")
+    assert rejected.value.code == "SQL_FUNCTION_NOT_ALLOWED"
+
+
+def test_select_constant_is_checked_before_the_function_allowlist_and_after_tables_and_columns() -> None:
+    def code(sql: str) -> str:
+        with pytest.raises(SqlRejected) as rejected:
+            validate(sql)
+        return rejected.value.code
+
+    assert code("SELECT CONCAT(order_id, '-x') FROM biz_order") == "SQL_SELECT_CONSTANT"
+    assert code("SELECT CONCAT(order_id, user_id) FROM biz_order") == "SQL_FUNCTION_NOT_ALLOWED"
+    assert code("SELECT 'x' FROM users") == "SQL_TABLE_NOT_ALLOWED"
+    assert code("SELECT amount * 100 FROM biz_order") == "SQL_COLUMN_NOT_ALLOWED"
+    assert code("SELECT 'x' AS a FROM biz_order o JOIN payment_record p ON p.order_id = o.order_id") == (
+        "SQL_SELECT_CONSTANT"
+    )
+    assert code("SELECT 1") == "SQL_UNSUPPORTED"
 
 
 @pytest.mark.parametrize(
@@ -277,6 +429,11 @@ FRAGMENTS = (
     " GROUP BY phone",
     ", amount",
     ", *",
+    ", 'x'",
+    ", ?",
+    ", NULL",
+    ", 1",
+    " 'db-master-02' AS",
     " %s",
     " \\",
     " information_schema.tables",
@@ -306,6 +463,7 @@ def test_anything_accepted_from_mangled_queries_is_closed_under_revalidation() -
         tree = sqlglot.parse_one(query.sql, read="mysql")
         columns = {column.name for column in tree.find_all(exp.Column)} - _aliases(tree)
         assert columns <= set().union(*ALLOWLIST.schemas["order_db"].values()), sql
+        assert not any(isinstance(n, sql_rules.CONSTANT_NODES) for e in tree.expressions for n in e.walk()), sql
         assert query.limit <= MAX_ROWS
     assert accepted > 0
 
