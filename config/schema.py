@@ -355,7 +355,7 @@ def _compiles(pattern: str) -> str:
 
 
 class ClaimSettings(Section):
-    """What the release gate treats as a fact token (``harness/value_grounding.py``)."""
+    """What the release gate treats as a fact token (``harness/gate/grounding.py``)."""
 
     non_fact_words: list[Annotated[str, Field(min_length=1, max_length=64)]] = Field(
         default_factory=lambda: list(DEFAULT_NON_FACT_WORDS),

@@ -64,7 +64,10 @@ class EvidenceKind:
     result: type[BaseModel]
     """The typed agent_result of a READY call."""
     evidence: Callable[[Any, bool], list[dict[str, Any]]]
-    """(result, found) -> its exact evidence as SemanticGuard snapshot entries (excerpts, values, rows)."""
+    """(result, found) -> its exact evidence as SemanticGuard snapshot entries (excerpts, values, rows). In each
+    entry, ``asked`` lists the values the agent wrote into the call (its free query text, its SQL literals and
+    params) and ``scope`` describes the query as asked; every other field is what the source returned. The release
+    gate never takes an ``asked`` value as evidence of what the data holds."""
     scope: Callable[[Any], Scope]
     """(result) -> what it queried."""
     cite: Callable[[Any, bool], list[dict[str, Any]]]

@@ -243,8 +243,8 @@ async def _evaluate(
     """The results and the wall time of the evaluations (replica startup excluded)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from harness.claim_check import ClaimPolicy
     from harness.evaluation import evaluate_cases
+    from harness.gate import ClaimPolicy
 
     await pool.ready()
     columns = (TextColumn("evaluating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())

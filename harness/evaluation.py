@@ -11,7 +11,7 @@ is never sent to the guard. The bundled dataset (``tools/eval/guard_cases.jsonl`
 knowledge base, mock logs and order_db.
 
 Each case goes through both layers of the release gate, as a run would: the deterministic claim rules of the
-EvidenceGuard (:func:`harness.claim_check.check_claims` on the draft and its snapshot) and the SemanticGuard.
+release gate (:func:`harness.gate.check` on the draft and its snapshot) and the SemanticGuard.
 The gate decides a case it refuses (``layer`` EVIDENCE_GUARD); the guard decides every other case (SEMANTIC_GUARD).
 The guard is asked about every case all the same, so the report also measures the guard alone.
 
@@ -36,9 +36,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from harness.claim_check import ClaimPolicy, check_claims
+from harness import gate
+from harness.gate import ClaimPolicy
 from harness.draft import Draft
-from harness.evidence_guard import reference_failures
 from harness.ports import GuardAttempt
 from harness.semantic_guard import GuardRequest
 
@@ -84,8 +84,8 @@ class GuardCase(BaseModel):
         references between its parts and every claim rule); none: the gate lets it through."""
         draft = Draft.model_validate(_with_placeholder_ids(self.draft))
         evidence = {str(group["analysis_id"]): group["verified_evidence"] for group in self.evidence}
-        failures = reference_failures(draft) + check_claims(draft, evidence, self.query, policy)
-        return tuple(dict.fromkeys(str(failure.code) for failure in failures))
+        verdict = gate.check(gate.VerifiedReport(draft, evidence, self.query), policy)
+        return tuple(dict.fromkeys(str(failure.code) for failure in verdict.failures))
 
 
 def _with_placeholder_ids(draft: dict[str, Any]) -> dict[str, Any]:

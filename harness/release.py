@@ -2,7 +2,8 @@
 
 A released report is the Draft's own text in the fixed section order, its tool_call_ids replaced by reference
 labels ``R1, R2, ...`` and a reference list deterministically expanded from the cited calls (first citation
-first) with their exact excerpts and values. Nothing is summarised, reworded, added or dropped, and no
+first) with their exact excerpts and values, every secret in them masked (the SQL a reference shows is the
+agent's own, and may hold a literal the projectors never saw). Nothing is summarised, reworded, added or dropped, and no
 tool_call_id leaves. The Fallback is a fixed template: no draft text, no guard reason, no vendor error.
 """
 
@@ -12,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any
 
-from contract.secrets import secret_kinds
+from contract.secrets import redact, secret_kinds
 from harness.draft import Draft
 from harness.invocation_store import InvocationRecord
 from harness.snapshot import Kinds, cited_evidence, source_of
@@ -82,10 +83,24 @@ def report_payload(draft: Draft, verified: Mapping[str, InvocationRecord], kinds
         ],
         "limitations": {"scope": draft.limitations.scope, "missing_info": list(draft.limitations.missing_info)},
         "references": [
-            {"ref": label, **source_of(verified[call], kinds), "evidence": cited_evidence(verified[call], kinds)}
+            _masked(
+                {"ref": label, **source_of(verified[call], kinds), "evidence": cited_evidence(verified[call], kinds)}
+            )
             for call, label in labels.items()
         ],
     }
+
+
+def _masked(value: Any) -> Any:
+    """``value`` with every secret in its texts masked: a reference shows the agent's own query (its SQL, its log
+    query) next to what the source returned, and the agent may have written a secret into it."""
+    if isinstance(value, str):
+        return redact(value)[0]
+    if isinstance(value, Mapping):
+        return {key: _masked(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_masked(item) for item in value]
+    return value
 
 
 KNOWLEDGE_FALLBACK_MESSAGE = "知识库回答未能通过证据校验，本次不提供回答"

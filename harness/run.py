@@ -22,14 +22,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from config.schema import AppConfig
 from contract.clock import Clock
 from contract.kind import EvidenceKind
-from harness import events
+from harness import events, gate
 from harness.agent import AgentTask, PreviousTurn, Turn
-from harness.answer_rules import KnowledgeRelease, check_knowledge_answer, plan_steps, system_answer_problem
 from harness.audit import AuditSink, GuardCheck, ModelStep, RunFinished, RunStarted, ToolInvocation
-from harness.claim_check import ClaimPolicy
 from harness.errors import BudgetExhausted, OperationFailed, RetriesExhausted, RunCancelled, StoreUnavailable
-from harness.evidence_guard import EvidenceCheck, check_evidence, cited_tool_call_ids, failure_texts, fetch_cited
 from harness.execution import bounded, ensure_open
+from harness.gate import ClaimPolicy, EvidenceCheck, KnowledgeRelease, failure_texts
 from harness.intents import (
     INTENTS,
     Intent,
@@ -262,7 +260,7 @@ class Run:
         except OperationFailed:
             return self._model_unavailable()
         answer = (reply.content or "").strip()
-        problem = system_answer_problem(answer, capabilities, self._start.query, self._services.policy)
+        problem = gate.check(gate.SystemReply(answer, capabilities, self._start.query), self._services.policy).problem
         if problem is not None:  # the capability text, fixed and safe, instead of what the model wrote
             self._emit_final(events.content("SYSTEM_ANSWER", {"answer": capabilities}), "FALLBACK")
             return _Outcome(RunStatus.FALLBACK, fallback_reason=f"SYSTEM_ANSWER_{problem}")
@@ -305,7 +303,7 @@ class Run:
             return self._model_unavailable()
         try:
             answer = parse_knowledge_answer(reply.content)
-            release = check_knowledge_answer(answer, evidence, self._start.query, self._services.policy)
+            release = gate.check(gate.KnowledgeReply(answer, evidence, self._start.query), self._services.policy)
         except OperationFailed:
             release = KnowledgeRelease(None, "KNOWLEDGE_INVALID_OUTPUT")
         if release.payload is None:
@@ -423,11 +421,11 @@ class Run:
 
     async def _check(self, text: str | None) -> EvidenceCheck:
         try:
-            records = await fetch_cited(self._services.store, self.run_id, cited_tool_call_ids(text))
+            records = await gate.fetch_cited(self._services.store, self.run_id, gate.cited_tool_call_ids(text))
         except StoreUnavailable:
             records = {}
         services = self._services
-        check = check_evidence(text, records, kinds=services.kinds, query=self._start.query, policy=services.policy)
+        check = gate.check(gate.Report(text, records, services.kinds, self._start.query), services.policy)
         failures = tuple((str(failure.code), failure.message) for failure in check.failures)
         self._audit_check("evidence", "PASS" if check.ok else "FAIL", self._steps, failures)
         return check
@@ -488,11 +486,11 @@ class Run:
 
     async def plan(self, steps: Sequence[str]) -> None:
         """The agent's Diagnosis Plan, sent once as a status: 3–5 short instructions
-        (:func:`harness.answer_rules.plan_steps`), never a finding, SQL or a secret."""
+        (:func:`harness.gate.answers.plan_steps`), never a finding, SQL or a secret."""
         if self._plan_sent:
             return
         self._plan_sent = True
-        self._emit(events.status("PLANNING", steps=plan_steps(steps, self._services.policy)))
+        self._emit(events.status("PLANNING", steps=gate.check(gate.Plan(steps), self._services.policy).steps))
 
     # -- helpers ------------------------------------------------------------------------------------------
 

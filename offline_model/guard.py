@@ -5,7 +5,7 @@ Reads ``{query, draft, verified_evidence}`` and checks, in report order, stoppin
 1. each analysis has evidence and says only what ITS OWN evidence holds: quoted phrases (「…」 “…” "…" '…' `…`, an
    ellipsis skips text) anywhere in it; ids, ERR_ codes, services and upper-case values in its data (a value put
    only into a query shows nothing, unless the analysis is a negative observation or an SQL query returned rows);
-   table and column names, numbers (also derived ones, ``harness.value_grounding``), dates and times anywhere in
+   table and column names, numbers (also derived ones, ``harness.gate.grounding``), dates and times anywhere in
    it. A value right after a negation is not claimed; evidence that addresses the reader (an injection) says nothing;
 2. nothing is concluded from absence: a NEGATIVE_OBSERVATION (zero matches, no rows, no document), or a sentence
    reading a zero-match result, states no health or exclusion (正常 / 无关 / 已排除 / 未受影响 / ruled out …) and
@@ -25,7 +25,7 @@ Reads ``{query, draft, verified_evidence}`` and checks, in report order, stoppin
    ends at most an hour after the latest time it shows);
 5. the conclusion rests on existing analyses, at least one NORMAL, says only what their evidence holds, and asserts
    no confirmed cause (根因已确认 / 一定是 / root cause confirmed …) whose words that evidence does not state;
-6. actions and recommendations are bound to existing analyses; a side effect (the release gate's ``ClaimPolicy``)
+6. actions and recommendations are bound to existing analyses; a side effect (the release gate's ``mutating_part``)
    needs a NORMAL analysis to act on, human confirmation in an action and, unless conditional (如 / if …), every
    identifier it touches in the text or evidence of its analyses; none is written as done (已重启 …); none does
    what cited knowledge forbids (禁止 / 不要 / 不得, or a 禁止 section: the same verb, table and 全部 / 同时 / 大幅,
@@ -45,8 +45,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from config.schema import DEFAULT_NON_FACT_WORDS
-from harness.claim_check import ClaimPolicy
-from harness.value_grounding import evidence_of, tokenize, ungrounded
+from harness.gate import ClaimPolicy
+from harness.gate.evidence import evidence_of
+from harness.gate.grounding import ungrounded
+from harness.gate.proposals import mutating_part
+from harness.gate.tokens import tokenize
 from offline_model.text import ERROR_CODE_PATTERN as CODE
 from offline_model.text import ORDER_ID_PATTERN as ORDER
 from offline_model.text import SERVICE_PATTERN as SERVICE
@@ -114,7 +117,7 @@ _SNAKE = re.compile(r"(?<![A-Za-z0-9_])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![A-Za-z0-
 _QUOTED = re.compile(r"「([^「」]+)」|“([^“”]+)”|\"([^\"]+)\"|(?<![A-Za-z])'([^']+)'(?![A-Za-z])|`([^`]+)`")
 _NOT_FACTS = frozenset(word.lower() for word in DEFAULT_NON_FACT_WORDS)
 _nfkc = functools.partial(unicodedata.normalize, "NFKC")
-SCOPE_KEYS = frozenset({"scope", "query"})
+SCOPE_KEYS = frozenset({"scope", "query", "asked"})
 """Fields that restate what was asked (the query, window, SQL), not what was found."""
 Anchor = tuple[str, str]
 """A value a clause states, with its kind (quote, time, count, value, word): what selects evidence records."""
@@ -481,7 +484,7 @@ def _action_problem(d: _Draft, text: str, item: dict[str, Any]) -> str | None:
     basis = [str(ident) for ident in item.get("based_on_analysis_ids") or []]
     if not basis or any(ident not in d.analyses for ident in basis):
         return "没有绑定到已有的分析"
-    effect = ClaimPolicy.default().side_effect(text)
+    effect = mutating_part(text, ClaimPolicy.default())
     if effect and "action" in item and item.get("requires_human_confirmation") is not True:
         return f"有副作用（「{effect}」），但没有标记需要人工确认"
     if effect and set(basis) <= d.negative:

@@ -16,7 +16,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from harness.claim_check import ClaimPolicy
+from harness.gate import ClaimPolicy
+from harness.gate.proposals import side_effect
 from offline_model.conversation import KNOWLEDGE, LOGS, METRICS, MYSQL, Conversation, Observation
 from offline_model.findings import Finding, findings, source_label
 from offline_model.investigator import mysql_skip_reason, root_pattern
@@ -30,7 +31,7 @@ ACTIONS = {
             "查询 {svc} 的连接泄漏与长事务日志（Connection leak detection、Transaction held connection）",
             False,
         ),
-        ("评估临时扩大 {svc} 的连接池容量（maximum-pool-size），须先核算数据库连接上限", True),
+        ("临时扩大 {svc} 的连接池容量（maximum-pool-size），须先核算数据库连接上限", True),
         ("如需释放被占用的连接，逐个实例滚动重启 {svc}，每次间隔并观察连接池指标", True),
     ],
     "leak": [("按连接泄漏日志中的调用栈定位 {svc} 未归还连接的代码", False)],
@@ -174,7 +175,7 @@ def _action(text: str, ids: list[str], confirm: bool = False) -> dict[str, Any]:
 
 def _confirms(text: str) -> bool:
     """Whether a proposal waits for a human: the release gate's own rule, so a draft never disagrees with it."""
-    return ClaimPolicy.default().side_effect(text) is not None
+    return side_effect(text, ClaimPolicy.default()) is not None
 
 
 def _scope(observations: list[Observation], by_call: dict[str, Finding]) -> str:

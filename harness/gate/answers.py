@@ -1,28 +1,33 @@
-"""The claim rules on every user-visible text that is not a diagnosis report: knowledge answers, system answers
-and the Diagnosis Plan. Each returns what may be released; the run decides how (see :mod:`harness.claim_check`
-for the report itself).
+"""The rules on every user-visible text that is not a diagnosis report: knowledge answers, system answers and the
+Diagnosis Plan. Each returns what may be released; the run decides how.
 
 - A knowledge answer (§4.5 KNOWLEDGE_QUERY) is released only when it references at least one document the
   lookup returned, every fact token of its answer and limitations occurs in the documents it references (their
   title, section and excerpt) or in the question, and it holds no secret; otherwise the fixed knowledge fallback is.
 - A system answer (SYSTEM_CHAT) never enters the guards, but it may carry no fact token that is not in the
-  configured capability text or the question, no secret, no stated finding (根因是, 已确认 …) and no side-effect
-  instruction the capability text does not itself name; otherwise the capability text is released instead.
-- A plan step is an instruction, not a finding: a step that looks like SQL, holds a secret or states a finding
-  is dropped, and when fewer than three steps remain a fixed generic plan is streamed instead.
+  configured capability text or the question, no secret, no sentence that states a finding
+  (:mod:`harness.gate.findings`) and no side effect the capability text does not itself name
+  (:func:`harness.gate.proposals.mutating_part`); otherwise the capability text is released instead.
+- A plan step is an instruction, not a finding (:func:`harness.gate.findings.is_instruction`): a step that holds
+  an SQL statement, holds a secret or is not an instruction is dropped, and when fewer than three steps remain a fixed
+  generic plan is streamed instead.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from contract.secrets import secret_kinds
-from harness.claim_check import ClaimPolicy
+from harness.gate.commands import holds_sql
+from harness.gate.evidence import evidence_of
+from harness.gate.findings import finding, is_instruction
+from harness.gate.grounding import ungrounded
+from harness.gate.policy import ClaimPolicy
+from harness.gate.proposals import mutating_part
+from harness.gate.secrets import holds_secret
+from harness.gate.text import normal
 from harness.intents import KnowledgeAnswer, checked_references
-from harness.value_grounding import evidence_of, ungrounded
 
 MIN_PLAN_STEPS = 3
 MAX_PLAN_STEPS = 5
@@ -34,7 +39,6 @@ GENERIC_PLAN = (
     "汇总证据，给出结论、下一步行动和诊断范围说明",
 )
 """Streamed when the agent's own plan has fewer than three usable steps."""
-_SQL_LIKE = re.compile(r"\b(select|insert|update|delete|from|where|join)\b|\?|;|`", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,7 @@ def check_knowledge_answer(
     if not references:
         return KnowledgeRelease(None, "KNOWLEDGE_REFERENCES_INVALID", tuple(invented))
     texts = [answer.answer, *answer.limitations]
-    if any(secret_kinds(text) for text in texts):
+    if any(holds_secret(text) for text in texts):
         return KnowledgeRelease(None, "KNOWLEDGE_SECRET", tuple(invented))
     held = evidence_of(references, [query])
     if any(ungrounded(text, held, non_facts=policy.non_facts) for text in texts):
@@ -69,14 +73,14 @@ def system_answer_problem(answer: str, capabilities: str, query: str, policy: Cl
     """Why ``answer`` may not be released as the system answer (a stable reason code), or None."""
     if not answer.strip():
         return "EMPTY"
-    if secret_kinds(answer):
+    if holds_secret(answer):
         return "SECRET"
     if ungrounded(answer, evidence_of([], [capabilities, query]), non_facts=policy.non_facts):
         return "UNGROUNDED"
-    if policy.assertion(answer) is not None:
+    if finding(answer, policy) is not None:
         return "FINDING"
-    effect = policy.side_effect(answer)
-    if effect is not None and effect.lower() not in capabilities.lower():
+    effect = mutating_part(answer, policy)
+    if effect is not None and effect.lower() not in normal(capabilities).text.lower():
         return "SIDE_EFFECT"
     return None
 
@@ -88,8 +92,8 @@ def plan_steps(steps: Sequence[Any], policy: ClaimPolicy) -> list[str]:
         for step in steps
         if isinstance(step, str)
         and step.strip()
-        and not _SQL_LIKE.search(step)
-        and not secret_kinds(step)
-        and policy.assertion(step) is None
+        and not holds_sql(normal(step).text, normal(step).code_spans)
+        and not holds_secret(step)
+        and is_instruction(step, policy)
     ][:MAX_PLAN_STEPS]
     return kept if len(kept) >= MIN_PLAN_STEPS else list(GENERIC_PLAN)

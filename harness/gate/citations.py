@@ -1,43 +1,25 @@
-"""EvidenceGuard (ISS-014 §4.3): deterministic pre-release checks of a Draft against the run's tool calls.
+"""The citation rules (ISS-014 §4.3): every cited tool_call_id is a READY call of *this* run with an agent_result
+whose evidence status the analysis kind may cite, and every part of the report rests on its own analyses.
 
-No LLM, no semantics: it checks the Draft's shape, its internal references (analysis ids), that every cited
-tool_call_id is a READY call of *this* run with an agent_result whose evidence status the analysis kind may
-cite, and then the claim rules of :mod:`harness.claim_check` (values grounded in the cited evidence, no secret,
-side effects confirmed, a report that says something). Every broken rule is collected, in draft order, so one
-repair turn can fix them all. Failure messages name analysis ids, tool_call_ids and the draft's own tokens,
-never record contents or a secret.
-
-Whether an analysis correctly reads its evidence is the SemanticGuard's question, not this one's.
+No LLM, no semantics: whether an analysis correctly reads its evidence is the SemanticGuard's question. Failure
+messages name analysis ids and tool_call_ids, never record contents.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 from contract.vocabulary import EvidenceStatus
-from harness.claim_check import ClaimPolicy, check_claims
 from harness.draft import Draft, DraftRejected, parse_draft
-from harness.draft_failures import EvidenceFailure, EvidenceFailureCode
 from harness.errors import InvalidToolCallId, InvocationNotFound, UnknownRun
+from harness.gate.failures import EvidenceFailure, EvidenceFailureCode
 from harness.invocation_store import InvocationRecord, ToolCallStatus
 from harness.snapshot import Kinds
 
 Code = EvidenceFailureCode
-
-
-@dataclass(frozen=True)
-class EvidenceCheck:
-    """The EvidenceGuard's result; the supervisor decides what happens next (repair, fallback or release)."""
-
-    ok: bool
-    failures: tuple[EvidenceFailure, ...]
-    draft: Draft | None
-    """The parsed draft, also when other rules failed; None when the text is not a Draft."""
-    verified: Mapping[str, InvocationRecord] = field(default_factory=dict)
-    """Cited records none of whose citations broke a rule, by tool_call_id, in first-citation order."""
 
 
 class RecordReader(Protocol):
@@ -72,25 +54,26 @@ def cited_tool_call_ids(text: str | None) -> list[str]:
         return []
 
 
-def check_evidence(
-    text: str | None,
+@dataclass(frozen=True)
+class Citations:
+    """The citation rules' verdict on a draft: their failures, the records they verified, and the items whose
+    citations broke (the claim rules skip those: their failures are already named)."""
+
+    failures: tuple[EvidenceFailure, ...]
+    verified: Mapping[str, InvocationRecord]
+    broken_items: frozenset[str]
+
+
+def check_citations(
+    draft: Draft,
     records: Mapping[str, InvocationRecord | None],
-    *,
     kinds: Kinds,
-    query: str,
-    policy: ClaimPolicy,
     run_id: str | None = None,
-) -> EvidenceCheck:
-    """Every §4.3 rule and every claim rule (:mod:`harness.claim_check`) on ``text``; ``records`` come from
-    :func:`fetch_cited` (a missing key counts as unknown); ``kinds`` are the run's evidence kinds, which read each
-    result. ``query`` is the user's question (its tokens are grounded). ``run_id``, when given, is checked against
-    each record as a second line of defence.
-    """
-    try:
-        draft = parse_draft(text)
-    except DraftRejected as exc:
-        schema = tuple(EvidenceFailure(Code.DRAFT_SCHEMA, problem) for problem in exc.problems)
-        return EvidenceCheck(ok=False, failures=schema, draft=None, verified={})
+) -> Citations:
+    """Every §4.3 rule on ``draft``: unique analysis ids, each citing at least one READY call of this run whose
+    evidence status its kind may cite; the conclusion, actions and recommendations resting on its analyses.
+    ``records`` come from :func:`fetch_cited` (a missing key counts as unknown); ``run_id``, when given, is
+    checked against each record as a second line of defence."""
     failures: list[EvidenceFailure] = []
     broken: set[str] = set()
     seen: set[str] = set()
@@ -120,19 +103,7 @@ def check_evidence(
         for call in draft.cited_tool_call_ids()
         if call not in broken and (record := records.get(call)) is not None
     }
-    evidence = {
-        item.analysis_id: [
-            verified[call].agent_result for call in dict.fromkeys(item.tool_call_ids) if call in verified
-        ]
-        for item in draft.analysis
-    }
-    failures.extend(check_claims(draft, evidence, query, policy, skip=failed_items | duplicated))
-    return EvidenceCheck(ok=not failures, failures=tuple(failures), draft=draft, verified=verified)
-
-
-def failure_texts(check: EvidenceCheck) -> list[str]:
-    """One ``CODE: message`` line per failure, for the repair instruction."""
-    return [f"{failure.code}: {failure.message}" for failure in check.failures]
+    return Citations(tuple(failures), verified, frozenset(failed_items | duplicated))
 
 
 def _citation_failure(

@@ -26,6 +26,8 @@ class EvidenceFailureCode(StrEnum):
     """No analysis item cites evidence: the report says nothing."""
     UNGROUNDED_VALUE = "UNGROUNDED_VALUE"
     """A fact token of a claim that its own evidence (or the question) does not hold."""
+    UNGROUNDED_QUOTE = "UNGROUNDED_QUOTE"
+    """A passage quoted as what a source returned that is the agent's own query, not a returned line."""
     SECRET_IN_TEXT = "SECRET_IN_TEXT"
     UNCONFIRMED_ACTION = "UNCONFIRMED_ACTION"
     """An action or recommendation with a side effect that does not wait for a human."""

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from harness.claim_check import ClaimPolicy
 from harness.evaluation import (
     INPUT_TOO_LARGE,
     UNAVAILABLE,
@@ -26,6 +25,7 @@ from harness.evaluation import (
     percentile,
     positive_class_scores,
 )
+from harness.gate import ClaimPolicy
 from harness.guard_attempt import evaluate_once
 from harness.model import Usage
 from harness.ports import GuardAttempt

@@ -15,17 +15,18 @@ from hypothesis import strategies as st
 
 from config import load_config
 from harness.agent import _plan_steps
-from harness.answer_rules import check_knowledge_answer, plan_steps, system_answer_problem
-from harness.claim_check import ClaimPolicy
 from harness.draft import DraftRejected, parse_draft
 from harness.errors import OperationFailed
-from harness.evidence_guard import check_evidence
+from harness.gate import ClaimPolicy, Report
+from harness.gate import check as gate_check
+from harness.gate.answers import check_knowledge_answer, plan_steps, system_answer_problem
+from harness.gate.evidence import evidence_of
+from harness.gate.grounding import ungrounded
 from harness.intents import KnowledgeAnswer, parse_intent, parse_knowledge_answer
 from harness.openai_model import parse_completion
 from harness.retry import FailureKind
 from harness.semantic_guard import parse_verdict
 from harness.tool_boundary import parse_arguments
-from harness.value_grounding import evidence_of, ungrounded
 from tools.registry import configured_kinds
 
 POLICY = ClaimPolicy.default()
@@ -93,9 +94,7 @@ def test_router_knowledge_and_verdict_parsers(text: str) -> None:
 def test_the_draft_parser_and_the_whole_evidence_guard(text: str) -> None:
     with contextlib.suppress(DraftRejected):
         parse_draft(text)
-    check = check_evidence(
-        text, {}, kinds=configured_kinds(load_config()), query="订单 order-123 支付超时", policy=POLICY
-    )
+    check = gate_check(Report(text, {}, configured_kinds(load_config()), "订单 order-123 支付超时"), POLICY)
     assert check.ok is False
 
 

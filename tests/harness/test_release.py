@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -278,3 +279,22 @@ def test_fallback_types_are_the_three_fixed_categories() -> None:
     assert fallback_payload("SEMANTIC_UNAVAILABLE", [])["type"] == "SEMANTIC_UNAVAILABLE"  # type: ignore[arg-type]
     with pytest.raises(ValueError):
         fallback_payload("GUARD_SAID_NO", [])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "literal",
+    ["password=Sup3rS3cret!", "jdbc:mysql://app:Sup3rS3cret@db-1:3306/order_db", "token: ghp_" + "a1B2" * 9],
+)
+def test_a_secret_the_agent_wrote_into_its_own_sql_is_masked_in_the_reference(literal: str) -> None:
+    result = RESULTS["tool-sql"][2]
+    sql = f"SELECT id FROM biz_order WHERE status = ? AND note = '{literal}'"
+    original = record("tool-sql")
+    assert isinstance(original.agent_result, dict)
+    leaky = dataclasses.replace(
+        original, agent_result={**original.agent_result, "scope": {**result["scope"], "sql": sql}}
+    )
+    draft = parse_draft(json.dumps({**DRAFT, "analysis": DRAFT["analysis"][1:2]}, ensure_ascii=False))
+    payload = report_payload(draft, {**VERIFIED, "tool-sql": leaky}, BUNDLED)
+    shown = json.dumps(payload["references"], ensure_ascii=False)
+    assert "Sup3rS3cret" not in shown and "a1B2a1B2" not in shown
+    assert "[REDACTED]" in shown and "SELECT id FROM biz_order" in shown

@@ -104,7 +104,13 @@ def make_draft(*analyses: tuple[str, str, list[str]]) -> Draft:
 
 def test_the_snapshot_holds_the_exact_evidence_of_each_tool() -> None:
     draft = make_draft(("a1", "NORMAL", ["call_logs_9d1"]), ("a2", "NORMAL", ["call_kb_77a", "call_sql_4f0"]))
-    log_header = {"source_type": "LOG", "source": "APPLICATION (MOCK)", "scope": LOG_SCOPE, "match_count": 1}
+    log_header = {
+        "source_type": "LOG",
+        "source": "APPLICATION (MOCK)",
+        "scope": LOG_SCOPE,
+        "asked": [SCOPE["query"]],
+        "match_count": 1,
+    }
     assert build_snapshot(draft, ALL, BUNDLED) == [
         {
             "analysis_id": "a1",
@@ -140,11 +146,13 @@ def test_the_snapshot_holds_the_exact_evidence_of_each_tool() -> None:
                     "title": "数据库连接池耗尽",
                     "breadcrumb": "排障手册 > 数据库",
                     "excerpt": "当 active 达到 max 且存在 pending 时，说明连接池耗尽。",
+                    "asked": [KNOWLEDGE_RAW["query"]],
                 },
                 {
                     "source_type": "MYSQL",
                     "source": "order_db",
                     "scope": f'{MYSQL_RAW["sql"]} params=["PAYING"]',
+                    "asked": ["PAYING", "50"],
                     "columns": ["id", "status", "phone"],
                     "rows": [{"id": 1, "status": "PAYING", "phone": "***"}],
                     "returned_count": 1,
@@ -158,12 +166,25 @@ def test_the_snapshot_holds_the_exact_evidence_of_each_tool() -> None:
 def test_no_evidence_keeps_the_scope_and_the_zero_count() -> None:
     draft = make_draft(("a1", "NEGATIVE_OBSERVATION", ["call_logs_0e2", "call_kb_000", "call_sql_000"]))
     assert build_snapshot(draft, ALL, BUNDLED)[0]["verified_evidence"] == [
-        {"source_type": "LOG", "source": "APPLICATION (MOCK)", "scope": LOG_SCOPE, "match_count": 0},
-        {"source_type": "KNOWLEDGE", "source": "内部知识库", "scope": "HikariPool 连接池耗尽", "returned_count": 0},
+        {
+            "source_type": "LOG",
+            "source": "APPLICATION (MOCK)",
+            "scope": LOG_SCOPE,
+            "asked": [SCOPE["query"]],
+            "match_count": 0,
+        },
+        {
+            "source_type": "KNOWLEDGE",
+            "source": "内部知识库",
+            "scope": "HikariPool 连接池耗尽",
+            "asked": [KNOWLEDGE_RAW["query"]],
+            "returned_count": 0,
+        },
         {
             "source_type": "MYSQL",
             "source": "order_db",
             "scope": f'{MYSQL_RAW["sql"]} params=["PAYING"]',
+            "asked": ["PAYING", "50"],
             "columns": ["id", "status", "phone"],
             "rows": [],
             "returned_count": 0,

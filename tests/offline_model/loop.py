@@ -12,8 +12,8 @@ from config.schema import AppConfig
 from contract.clock import ManualClock
 from contract.vocabulary import EvidenceStatus
 from harness.agent import AgentTask, DiagnosisAgent, PreviousTurn, Turn
-from harness.claim_check import ClaimPolicy
-from harness.evidence_guard import EvidenceCheck, check_evidence, cited_tool_call_ids
+from harness.gate import ClaimPolicy
+from harness.gate import EvidenceCheck, Report, check, cited_tool_call_ids
 from harness.invocation_store import InvocationRecord, ToolCallStatus
 from harness.model import ModelReply, ModelRequest, ToolCall
 from harness.semantic_guard import GuardVerdict, guard_messages, guard_request, parse_verdict
@@ -84,7 +84,7 @@ class DemoGateway:
     def check(self, draft_text: str | None) -> EvidenceCheck:
         records = {call: self.records.get(call) for call in cited_tool_call_ids(draft_text)}
         policy = ClaimPolicy.from_settings(self.config.harness)
-        return check_evidence(draft_text, records, kinds=self._kinds, query=self.query, policy=policy, run_id=RUN_ID)
+        return check(Report(draft_text, records, self._kinds, self.query, RUN_ID), policy)
 
     def status_of(self, call_id: str) -> EvidenceStatus | None:
         record = self.records.get(call_id)

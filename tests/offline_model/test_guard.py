@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from harness.draft import parse_draft
-from harness.draft_failures import EvidenceFailureCode
+from harness.gate import EvidenceFailureCode
 from harness.model import ChatMessage, ModelRequest
 from harness.semantic_guard import guard_request, parse_verdict
 from offline_model.guard import distinctive_tokens, review

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from harness.claim_check import ClaimPolicy
+from harness.gate import ClaimPolicy
+from harness.gate.proposals import side_effect
 from harness.draft import parse_draft
 from offline_model.conversation import LOGS, Observation
 from offline_model.log_lines import choose, named
@@ -151,4 +152,4 @@ async def test_confirmation_is_the_release_gates_own_rule(order_run: Run) -> Non
     proposals += [(r.text, r.requires_human_confirmation) for r in draft.recommendations]
     assert any(confirmed for _, confirmed in proposals) and any(not confirmed for _, confirmed in proposals)
     for text, confirmed in proposals:
-        assert confirmed == (policy.side_effect(text) is not None), text
+        assert confirmed == (side_effect(text, policy) is not None), text

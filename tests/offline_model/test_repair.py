@@ -9,7 +9,7 @@ from typing import Any
 from contract.vocabulary import EvidenceStatus
 from harness.agent import REPAIR_INSTRUCTION
 from harness.draft import parse_draft
-from harness.evidence_guard import failure_texts
+from harness.gate import failure_texts
 from harness.model import ChatMessage, ModelRequest
 from offline_model.model import OfflineChatModel
 from tests.offline_model.loop import Run, diagnose

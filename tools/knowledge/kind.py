@@ -53,8 +53,16 @@ def _documents(result: KnowledgeResult) -> list[dict[str, str]]:
 
 def evidence(result: KnowledgeResult, found: bool) -> list[dict[str, Any]]:
     if not found:
-        return [{"source_type": SOURCE_TYPE, "source": KNOWLEDGE_SOURCE, "scope": result.query, "returned_count": 0}]
-    return [{"source_type": SOURCE_TYPE, **document} for document in _documents(result)]
+        return [
+            {
+                "source_type": SOURCE_TYPE,
+                "source": KNOWLEDGE_SOURCE,
+                "scope": result.query,
+                "asked": [result.query],
+                "returned_count": 0,
+            }
+        ]
+    return [{"source_type": SOURCE_TYPE, **document, "asked": [result.query]} for document in _documents(result)]
 
 
 def cite(result: KnowledgeResult, found: bool) -> list[dict[str, Any]]:

@@ -69,6 +69,7 @@ def evidence(result: LogsResult, found: bool) -> list[dict[str, Any]]:
         "source_type": SOURCE_TYPE,
         "source": where.source,
         "scope": where.queried,
+        "asked": [result.scope.query],
         "match_count": result.match_count,
     }
     patterns = [

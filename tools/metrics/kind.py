@@ -116,6 +116,7 @@ def evidence(result: MetricsResult, found: bool) -> list[dict[str, Any]]:
         "source_type": SOURCE_TYPE,
         "source": where.source,
         "scope": where.queried,
+        "asked": [],
         "series_count": result.series_count,
     }
     selection = {"selection": dict(result.scope.matchers)}

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from config.schema import DEFAULT_CAPABILITIES
-from harness.answer_rules import GENERIC_PLAN, check_knowledge_answer, plan_steps, system_answer_problem
-from harness.claim_check import ClaimPolicy
+from harness.gate import ClaimPolicy
+from harness.gate.answers import GENERIC_PLAN, check_knowledge_answer, plan_steps, system_answer_problem
 from harness.intents import KnowledgeAnswer
 
 POLICY = ClaimPolicy.default()

@@ -1,4 +1,5 @@
-"""EvidenceGuard (seed §4.3, stage 5): every deterministic pre-release rule, failures collected in draft order."""
+"""The release gate on a report (seed §4.3, stage 5): every deterministic pre-release rule, failures collected in
+draft order."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from fakeredis import FakeAsyncRedis, FakeServer
 
 from config.schema import EvidenceStoreSettings
 from contract.vocabulary import EvidenceStatus
-from harness.claim_check import ClaimPolicy
 from harness.errors import StoreUnavailable
-from harness.evidence_guard import (
+from harness.gate import (
+    ClaimPolicy,
     EvidenceFailureCode,
-    check_evidence,
+    Report,
+    check,
     cited_tool_call_ids,
     failure_texts,
     fetch_cited,
@@ -96,7 +98,9 @@ def draft(analyses: list[dict[str, Any]], conclusion: Any = "a1", **overrides: A
         "action_plan": [
             {"action": "查询长事务", "based_on_analysis_ids": ["a1"], "requires_human_confirmation": False}
         ],
-        "recommendations": [{"text": "增加连接池告警", "based_on_analysis_ids": ["a1"]}],
+        "recommendations": [
+            {"text": "增加连接池告警", "based_on_analysis_ids": ["a1"], "requires_human_confirmation": True}
+        ],
         "limitations": {"scope": "order-service，最近 30 分钟", "missing_info": []},
     }
     content.update(overrides)
@@ -104,9 +108,7 @@ def draft(analyses: list[dict[str, Any]], conclusion: Any = "a1", **overrides: A
 
 
 def checked(text: str | None, records: Mapping[str, InvocationRecord | None], run_id: str | None = None) -> Any:
-    return check_evidence(
-        text, records, kinds=BUNDLED, query="订单 order-123 支付超时", policy=ClaimPolicy.default(), run_id=run_id
-    )
+    return check(Report(text, records, BUNDLED, "订单 order-123 支付超时", run_id), ClaimPolicy.default())
 
 
 def codes(text: str, records: Mapping[str, InvocationRecord | None]) -> list[str]:
@@ -135,7 +137,7 @@ def test_references_to_missing_analysis_ids_are_rejected_everywhere() -> None:
         [analysis("a1", "c1")],
         conclusion="a9",
         action_plan=[{"action": "重启", "based_on_analysis_ids": ["a1", "a8"], "requires_human_confirmation": True}],
-        recommendations=[{"text": "告警", "based_on_analysis_ids": ["a7", "a7"]}],
+        recommendations=[{"text": "告警", "based_on_analysis_ids": ["a7", "a7"], "requires_human_confirmation": True}],
     )
     check = checked(text, {"c1": record("c1")})
     assert [failure.code for failure in check.failures] == [Code.UNKNOWN_ANALYSIS_ID] * 3
@@ -150,7 +152,7 @@ def test_statements_without_analysis_are_rejected() -> None:
         [analysis("a1", "c1")],
         conclusion=None,
         action_plan=[{"action": "查询", "based_on_analysis_ids": [], "requires_human_confirmation": False}],
-        recommendations=[{"text": "告警", "based_on_analysis_ids": []}],
+        recommendations=[{"text": "告警", "based_on_analysis_ids": [], "requires_human_confirmation": True}],
     )
     content = json.loads(text)
     content["conclusion"] = {"text": "连接池耗尽", "based_on_analysis_ids": []}
@@ -290,7 +292,7 @@ def test_all_failures_are_collected_in_draft_order() -> None:
             analysis("a3", "none", kind="NEGATIVE_OBSERVATION"),
         ],
         conclusion="a4",
-        recommendations=[{"text": "告警", "based_on_analysis_ids": []}],
+        recommendations=[{"text": "告警", "based_on_analysis_ids": [], "requires_human_confirmation": True}],
     )
     records["none"] = no_evidence("none", "logs", _without(LOG_NONE, "match_count"))
     check = checked(text, records)

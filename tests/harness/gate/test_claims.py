@@ -1,5 +1,5 @@
-"""The claim rules of the release gate (harness/claim_check.py): a report says something, its values are grounded
-in its own evidence, it holds no secret, and its side effects wait for a human."""
+"""The claim rules of the release gate (harness/gate/): a report says something, its values are grounded in its
+own evidence, it holds no secret, and its proposals that do not wait for a human only read."""
 
 from __future__ import annotations
 
@@ -8,9 +8,11 @@ from typing import Any
 import pytest
 
 from config.schema import HarnessSettings
-from harness.claim_check import ClaimPolicy, check_claims
 from harness.draft import Draft
-from harness.draft_failures import EvidenceFailureCode as Code
+from harness.gate import ClaimPolicy
+from harness.gate import EvidenceFailureCode as Code
+from harness.gate.check import VerifiedReport, check
+from harness.gate.proposals import side_effect
 
 POLICY = ClaimPolicy.default()
 QUERY = "订单 order-123 支付超时，帮我排查"
@@ -36,7 +38,9 @@ def make(**overrides: Any) -> Draft:
         "action_plan": [
             {"action": "查询长事务", "based_on_analysis_ids": ["a1"], "requires_human_confirmation": False}
         ],
-        "recommendations": [{"text": "增加连接池等待告警", "based_on_analysis_ids": ["a1"]}],
+        "recommendations": [
+            {"text": "增加连接池等待告警", "based_on_analysis_ids": ["a1"], "requires_human_confirmation": True}
+        ],
         "limitations": {"scope": "order-service 最近 30 分钟（模拟日志）", "missing_info": []},
     }
     content.update(overrides)
@@ -44,11 +48,11 @@ def make(**overrides: Any) -> Draft:
 
 
 def codes(draft: Draft, evidence: dict[str, list[Any]] = EVIDENCE) -> list[str]:
-    return [failure.code for failure in check_claims(draft, evidence, QUERY, POLICY)]
+    return [failure.code for failure in check(VerifiedReport(draft, evidence, QUERY), POLICY).failures]
 
 
 def messages(draft: Draft, evidence: dict[str, list[Any]] = EVIDENCE) -> list[str]:
-    return [failure.message for failure in check_claims(draft, evidence, QUERY, POLICY)]
+    return [failure.message for failure in check(VerifiedReport(draft, evidence, QUERY), POLICY).failures]
 
 
 def test_a_faithful_draft_breaks_no_claim_rule() -> None:
@@ -133,7 +137,7 @@ def test_a_secret_in_any_visible_text_fails_without_being_repeated(where: str) -
     else:
         key = {"action": "action", "scope": "scope"}.get(where, "text")
         target[key] = f"{target[key]}（{secret}）"
-    failures = check_claims(Draft.model_validate(content), EVIDENCE, QUERY, POLICY)
+    failures = check(VerifiedReport(Draft.model_validate(content), EVIDENCE, QUERY), POLICY).failures
     secret_failures = [f for f in failures if f.code == Code.SECRET_IN_TEXT]
     assert len(secret_failures) == 1 and "secret_key_value" in secret_failures[0].message
     assert all("Welcome2024" not in failure.message for failure in failures)
@@ -194,5 +198,7 @@ def test_the_patterns_are_configuration() -> None:
     draft = make(
         action_plan=[{"action": "安排巡检", "based_on_analysis_ids": ["a1"], "requires_human_confirmation": False}]
     )
-    assert [f.code for f in check_claims(draft, EVIDENCE, QUERY, policy)] == [Code.UNCONFIRMED_ACTION]
-    assert policy.side_effect("重启 order-service") is None
+    verdict = check(VerifiedReport(draft, EVIDENCE, QUERY), policy)
+    assert [failure.code for failure in verdict.failures] == [Code.UNCONFIRMED_ACTION]
+    assert side_effect("安排巡检", ClaimPolicy.default()) is None
+    assert side_effect("重启 order-service", policy) == "重启"  # the built-in rule stays; the list only adds

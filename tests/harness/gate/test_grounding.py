@@ -6,9 +6,13 @@ import json
 
 import pytest
 
-from harness import value_grounding
-from harness.claim_check import ClaimPolicy
-from harness.value_grounding import Evidence, evidence_of, normalise, tokenize, ungrounded
+from harness.gate import ClaimPolicy
+from harness.gate import grounding as value_grounding
+from harness.gate.evidence import Grounds as Evidence
+from harness.gate.evidence import evidence_of
+from harness.gate.grounding import ungrounded
+from harness.gate.text import value_text as normalise
+from harness.gate.tokens import tokenize
 
 NON_FACTS = ClaimPolicy.default().non_facts
 
@@ -223,18 +227,60 @@ def test_identifiers(claim: str, missing: list[str]) -> None:
     assert ungrounded(claim, held, non_facts=NON_FACTS) == missing
 
 
-def test_a_normal_analysis_may_quote_but_not_state_its_own_query() -> None:
-    result = {"scope": {"topic": "APPLICATION", "query": "order-123 REFUNDED"}, "events": [{"message": "timeout"}]}
-    normal = evidence_of([result], scope_is_fact=False)
+LOG_ENTRY = {
+    "source": "APPLICATION",
+    "scope": "order-123 REFUNDED，2026-07-21T02:00:00Z 至 2026-07-21T02:30:00Z",
+    "asked": ["order-123 REFUNDED"],
+    "pattern": "timeout",
+}
+
+
+def test_a_normal_analysis_may_name_but_not_state_its_own_query() -> None:
+    normal = evidence_of([LOG_ENTRY])
     assert ungrounded("以 'order-123 REFUNDED' 查询 APPLICATION 日志", normal, non_facts=NON_FACTS) == []
     assert ungrounded("订单已退款（REFUNDED）", normal, non_facts=NON_FACTS) == ["REFUNDED"]
-    negative = evidence_of([result], scope_is_fact=True)
+    assert ungrounded("order-123 REFUNDED", normal, non_facts=NON_FACTS) == ["order-123", "REFUNDED"]
+    assert ungrounded("02:00 至 02:30 内出现 timeout", normal, non_facts=NON_FACTS) == []
+    negative = evidence_of([LOG_ENTRY], scope_is_fact=True)
     assert ungrounded("REFUNDED 没有匹配", negative, non_facts=NON_FACTS) == []
+    assert ungrounded("order-123 REFUNDED 零匹配", negative, non_facts=NON_FACTS) == []
 
 
-def test_sql_filters_describe_the_rows_returned() -> None:
-    result = {"scope": {"sql": "SELECT order_id FROM biz_order WHERE payment_status = ?", "params": ["TIMEOUT"]}}
-    assert ungrounded("payment_status 为 TIMEOUT 的订单", evidence_of([result], scope_is_fact=False)) == []
+SQL_ENTRY = {
+    "source": "order_readonly",
+    "scope": 'SELECT COUNT(biz_order.order_id) FROM biz_order WHERE biz_order.payment_status = ? params=["REFUNDED"]',
+    "asked": ["REFUNDED"],
+    "columns": ["COUNT(biz_order.order_id)"],
+    "rows": [{"COUNT(biz_order.order_id)": 0}],
+}
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "以 payment_status = REFUNDED 为条件查询，共 0 笔",
+        "查询 payment_status 为 REFUNDED 的订单，0 笔",
+        "REFUNDED 订单 0 笔",
+        "0 笔 REFUNDED",
+        "按 payment_status=REFUNDED 统计 biz_order，结果为 0",
+    ],
+)
+def test_a_query_value_may_be_named_as_the_scope(claim: str) -> None:
+    assert ungrounded(claim, evidence_of([SQL_ENTRY]), non_facts=NON_FACTS) == []
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "订单 order-123 的状态为 REFUNDED",
+        "订单已 REFUNDED",
+        "查询结果显示 REFUNDED",
+        "The order is REFUNDED",
+        "REFUNDED",
+    ],
+)
+def test_a_query_value_is_no_finding(claim: str) -> None:
+    assert "REFUNDED" in ungrounded(claim, evidence_of([SQL_ENTRY]), non_facts=NON_FACTS)
 
 
 def test_a_window_length_grounds_only_a_window() -> None:

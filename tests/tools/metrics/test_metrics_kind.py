@@ -69,7 +69,7 @@ def test_a_demo_result_reads_as_evidence() -> None:
     assert order["largest_change"]["from"] == 0 and order["largest_change"]["to"] >= 17
     assert len(order["sample"]) == 8 and set(order["sample"][0]) == {"time", "value"}
     cited = KIND.cite(result, True)
-    header = {"source_type", "source", "scope", "series_count", "selection"}
+    header = {"source_type", "source", "scope", "asked", "series_count", "selection"}
     assert cited[0] == {key: value for key, value in order.items() if key not in header}
     assert KIND.documents(result) == []
 
@@ -83,7 +83,7 @@ def test_no_series_is_a_complete_negative_observation() -> None:
     assert scope.queried == f'payment_order_callback_total rate where outcome="X"，{WINDOW}'
     assert scope.verified == f"payment_order_callback_total rate 指标，{WINDOW}"
     assert KIND.evidence(result, False) == [
-        {"source_type": "METRIC", "source": "prometheus (MOCK)", "scope": scope.queried, "series_count": 0}
+        {"source_type": "METRIC", "source": "prometheus (MOCK)", "scope": scope.queried, "asked": [], "series_count": 0}
     ]
     assert KIND.cite(result, False) == [{"series_count": 0}]
 

@@ -1,0 +1,97 @@
+"""A text as clauses (:mod:`harness.gate.leads` says what each is).
+
+A text (already in its normal form) is cut into sentences, then clauses: at commas, semicolons and dashes, at a
+sequence conjunction that starts a new step (然后, 再, 并, X 后立即, then, and <verb>), and around a parenthesis.
+``starts_step`` marks a clause that starts a step: the first of a sentence, the one after a condition, any after a
+sequence conjunction, and one opened by 如需/必要时/if needed; a clause after a plain comma continues the step
+before it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness.gate import lexicon as words
+from harness.gate.leads import ZH_ANY_VERB, Clause, Lead, english_verb, judge
+
+__all__ = ["Clause", "Lead", "clauses", "judge"]
+
+_SENTENCE = re.compile(r"[。!?！？\n]+|(?<=[A-Za-z)\]])\.(?=\s|$)")
+_PAREN = re.compile(r"[(（\[【]([^()（）\[\]【】]*)[)）\]】]")
+_COMMA = re.compile(r"[,;，；]|—+|–|(?<=\s)-(?=\s)|:(?=\s*(?:如果|如|若|if|when)\b)")
+_NOUN_AFTER_VERB = (
+    "记录|历史|情况|日志|操作|前|后|的|次数|时间|流程|方案|计划|信息|窗口|状态|结果|事件|工单|申请|审批|变化|趋势|影响|范围|内容|"
+    "配置|参数|记录|版本|策略|规则|脚本|命令|语句|耗时|频率|进度"
+)
+"""Words that make the verb before them a noun (发布和变更记录, 扩容前后): no new step starts there."""
+_SEQUENCE = re.compile(
+    r"\s*(?:然后|随后|接着|之后再(?![次度])|之后(?=\s*(?:立即|马上|立刻|再(?![次度])|就))|而后|并且|紧接着|再(?!次|度|现|者|加上|说)|并(?!发|行|非|不|未|列|存|无|没|购|入)"
+    rf"|(?<=[\u4e00-\u9fffA-Za-z0-9)\]])后(?=\s*(?:立即|马上|立刻|再(?![次度])|就|直接|随即|即|将|把|给|为|对|{ZH_ANY_VERB}))"
+    rf"|(?:以及|和|及|或者|或)(?=\s*{ZH_ANY_VERB}(?!\s*(?:{_NOUN_AFTER_VERB}))\s*[\w\u4e00-\u9fff])"
+    r"|(?:和|及|或)(?=\s*(?:立即|马上|立刻|直接))"
+    rf"|(?<=[\u4e00-\u9fffA-Za-z0-9])(?:则|那么|就)(?=\s*(?:立即|马上|立刻|直接|{ZH_ANY_VERB}))"
+    rf"|(?=(?:立即|马上|立刻|随即|即刻)\s*(?:{words.ZH_MUTATE}))"
+    r"|\b(?:and then|then|after that|afterwards|followed by|and also)\b"
+    r"|\b(?:and|or)\b(?=\s+[A-Za-z-]+\s+(?:" + words.EN_STOP_OBJECT + r"\b|[\w-]*[-_./0-9][\w-]*)))\s*",
+    re.IGNORECASE,
+)
+_EN_AND_VERB = re.compile(r"\s+\b(?:and|or)\b\s+(?=(?P<verb>[A-Za-z-]+)\b)", re.IGNORECASE)
+
+
+def clauses(text: str, protected: tuple[tuple[int, int], ...] = ()) -> list[Clause]:
+    """Every clause of ``text`` (a normal form), in order. Nothing splits inside a ``protected`` span (a command
+    or statement: its commas and semicolons are its own)."""
+    masked = list(text)
+    for start, end in protected:
+        masked[start:end] = ["\ue000"] * (end - start)
+    shape = "".join(masked)
+    found: list[Clause] = []
+    for sentence in _spans(shape, _SENTENCE, 0, len(shape)):
+        parens = list(_PAREN.finditer(shape, *sentence))
+        main = [sentence]
+        for paren in parens:
+            main = [piece for span in main for piece in _cut(span, paren.span())]
+        found += _clauses_of(text, shape, main, aside=False)
+        found += _clauses_of(text, shape, [paren.span(1) for paren in parens], aside=True)
+    return sorted(found, key=lambda clause: clause.start)
+
+
+def _spans(shape: str, pattern: re.Pattern[str], start: int, end: int) -> list[tuple[int, int]]:
+    """``shape[start:end]`` cut at every match of ``pattern``."""
+    spans, at = [], start
+    for match in pattern.finditer(shape, start, end):
+        spans.append((at, match.start()))
+        at = match.end()
+    spans.append((at, end))
+    return [(a, b) for a, b in spans if shape[a:b].strip()]
+
+
+def _cut(span: tuple[int, int], hole: tuple[int, int]) -> list[tuple[int, int]]:
+    (a, b), (c, d) = span, hole
+    if d <= a or c >= b:
+        return [span]
+    return [piece for piece in ((a, c), (d, b)) if piece[1] > piece[0]]
+
+
+def _clauses_of(text: str, shape: str, spans: list[tuple[int, int]], *, aside: bool) -> list[Clause]:
+    result: list[Clause] = []
+    starts_step = True
+    for span in spans:
+        for part in _spans(shape, _COMMA, *span):
+            for index, (start, end) in enumerate(_split_steps(shape, part)):
+                clause = judge(text[start:end], starts_step=starts_step or index > 0, aside=aside, at=start)
+                result.append(clause)
+                starts_step = clause.lead is Lead.CONDITION
+    return result
+
+
+def _split_steps(shape: str, part: tuple[int, int]) -> list[tuple[int, int]]:
+    steps: list[tuple[int, int]] = []
+    for start, end in _spans(shape, _SEQUENCE, *part):
+        cut = start
+        for match in _EN_AND_VERB.finditer(shape, start, end):
+            if english_verb(match["verb"]) is not None:
+                steps.append((cut, match.start()))
+                cut = match.end()
+        steps.append((cut, end))
+    return [(a, b) for a, b in steps if shape[a:b].strip()]

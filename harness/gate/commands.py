@@ -1,0 +1,160 @@
+"""Commands and SQL inside a proposal, parsed rather than pattern-matched: is what they run read-only?
+
+A command is found where a known program's name starts a word (``kubectl``, ``helm``, ``redis-cli``, ``mysql``,
+``systemctl``, ``curl`` …, in code or in prose) or in a code span; SQL where a statement keyword starts a code span
+or a run of ASCII text that sqlglot parses. Shell words are split with :mod:`shlex`; a pipeline or a list
+(``|``, ``&&``, ``;``) is read command by command, and writing a file (``>``, ``tee``) is a side effect.
+Each program is judged by its subcommand or method; SQL is read-only only as SELECT (without FOR UPDATE or INTO),
+SHOW, DESCRIBE or EXPLAIN. A command that cannot be read is not read-only.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shlex
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
+
+from harness.gate.programs import PROGRAMS, prose_command, read_only_invocation
+
+logging.getLogger("sqlglot").setLevel(logging.ERROR)
+
+_PROGRAM_NAMES = "|".join(sorted(map(re.escape, PROGRAMS), key=len, reverse=True))
+_PROGRAM = re.compile(rf"(?<![\w./-])(?:{_PROGRAM_NAMES})(?![\w-])")
+_SQL_START = re.compile(
+    r"(?<![\w.])(?:SELECT|UPDATE|DELETE|INSERT|REPLACE|ALTER|DROP|CREATE|TRUNCATE|GRANT|REVOKE|KILL|SET|FLUSH|OPTIMIZE"
+    r"|RENAME|LOCK|UNLOCK|CALL|START\s+TRANSACTION|BEGIN|COMMIT|ROLLBACK|SHOW|EXPLAIN|DESCRIBE|DESC|PURGE|RESET"
+    r"|WITH(?=\s+\w+\s+AS\s*\())\b"
+)
+_TERMINATOR = re.compile(r"\s*(?:\\[Gg]|;)\s*$")
+"""The mysql client's ``\\G`` (vertical output) or a final ``;``: how the statement ends, not part of it."""
+_ASCII_RUN = re.compile(r"[\x20-\x7e]+")
+_SHELL_BREAK = {"|", "||", "&&", ";", "&"}
+_READ_SQL = (exp.Select, exp.Show, exp.Describe)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command or statement found in a text: where, what, and whether it only reads."""
+
+    start: int
+    end: int
+    text: str
+    read_only: bool
+
+
+def commands(text: str, code_spans: tuple[tuple[int, int], ...] = ()) -> list[Command]:
+    """Every command and SQL statement of ``text`` (a normal form), in order, without overlaps."""
+    found: list[Command] = []
+    for start, end in code_spans:
+        code = text[start:end].strip()
+        if code:
+            verdict = _judge(code, in_code=True)
+            if verdict is not None:
+                found.append(Command(start, end, code, verdict))
+    for start, end in _prose_candidates(text):
+        if any(a <= start < b for a, b, *_ in ((c.start, c.end) for c in found)):
+            continue
+        candidate = text[start:end].rstrip(" .,;:)")
+        verdict = _judge(candidate, in_code=False)
+        if verdict is not None:
+            found.append(Command(start, start + len(candidate), candidate, verdict))
+    return sorted(found, key=lambda command: command.start)
+
+
+def holds_sql(text: str, code_spans: tuple[tuple[int, int], ...] = ()) -> bool:
+    """Whether ``text`` (a normal form) holds an SQL statement, in code or in prose."""
+    starts = [match.start() for match in _SQL_START.finditer(text)]
+    starts += [start for start, end in code_spans if _SQL_START.match(text[start:end].lstrip().upper())]
+    for start in starts:
+        run = _ASCII_RUN.match(text, start)
+        if run is not None and sql_read_only(run.group().rstrip(" .,;:)")) is not None:
+            return True
+    return False
+
+
+def _prose_candidates(text: str) -> Iterator[tuple[int, int]]:
+    for pattern in (_PROGRAM, _SQL_START):
+        for match in pattern.finditer(text):
+            run = _ASCII_RUN.match(text, match.start())
+            if run is not None:
+                yield match.start(), run.end()
+
+
+def _judge(text: str, *, in_code: bool) -> bool | None:
+    """True: read-only; False: a side effect (or unreadable); None: not a command at all."""
+    if _SQL_START.match(text.lstrip().upper() if in_code else text.lstrip()):
+        verdict = sql_read_only(text)
+        if verdict is not None:
+            return verdict
+    words = _shell_words(text)
+    program = _program(words[0]) if words else None
+    if program is None:
+        return None
+    if not in_code and not prose_command(program, words[1] if len(words) > 1 else None):
+        return None  # a program named in prose ("用 redis-cli 查看", "the helm chart"): the prose decides
+    return all(_simple_read_only(simple) for simple in _simple_commands(words))
+
+
+def sql_read_only(text: str) -> bool | None:
+    """Whether ``text`` is read-only SQL (SELECT without FOR UPDATE or INTO, SHOW, DESCRIBE, EXPLAIN); None when it
+    is not SQL sqlglot can read. Anything else it parses, a statement it only keeps as a command (CALL, OPTIMIZE)
+    and ``FLUSH PRIVILEGES`` (read as an alias) included, is a side effect."""
+    text = _TERMINATOR.sub("", text)
+    try:
+        statements = [statement for statement in sqlglot.parse(text, read="mysql") if statement is not None]
+    except (SqlglotError, RecursionError, ValueError):
+        return None
+    if not statements:
+        return None
+    return all(
+        isinstance(statement, _READ_SQL) and statement.find(exp.Lock, exp.Into) is None for statement in statements
+    )
+
+
+def _shell_words(text: str) -> list[str]:
+    try:
+        lexer = shlex.shlex(text, posix=True, punctuation_chars="|&;<>")
+        lexer.whitespace_split = True
+        lexer.commenters = ""
+        return list(lexer)
+    except ValueError:  # unbalanced quotes: read it word by word
+        return text.split()
+
+
+def _simple_commands(words: list[str]) -> Iterator[list[str]]:
+    current: list[str] = []
+    for word in words:
+        if word in _SHELL_BREAK:
+            if current:
+                yield current
+            current = []
+        else:
+            current.append(word)
+    if current:
+        yield current
+
+
+def _program(word: str) -> str | None:
+    name = word.rsplit("/", 1)[-1].lower()
+    return name if name in PROGRAMS else None
+
+
+def _simple_read_only(words: list[str]) -> bool:
+    while words and (re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0]) or words[0] in ("sudo", "nohup")):
+        words = words[1:]
+    if not words:
+        return True
+    if any(word in (">", ">>") for word in words):
+        redirect = words[words.index(">") + 1 if ">" in words else words.index(">>") + 1 :]
+        if not redirect or redirect[0] != "/dev/null":
+            return False
+    program = _program(words[0])
+    if program is None:
+        return False
+    return read_only_invocation(program, words[1:], sql_read_only)

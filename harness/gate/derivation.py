@@ -1,0 +1,155 @@
+"""Whether a number of a claim is what its evidence states: the same value in a compatible unit, an exact
+conversion, a rounding marked approximate (约), a bound as written (超过 X), the length of a queried window, or a
+value the claim shows its work for (a ratio, a sum, a difference, a total, a duration between two stated times).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from itertools import combinations
+
+from harness.gate.evidence import Held
+from harness.gate.moments import Moment, span_seconds
+from harness.gate.quantities import MEASURED, unit_class, unit_factor
+from harness.gate.tokens import ABOVE, APPROX, AT_LEAST, AT_MOST, BELOW, TENS, Number
+
+BOUND_REACH = Decimal("1.5")
+"""超过 X holds for a value above X up to 1.5 X (低于 X: from X / 1.5): a bound states a nearby value, not any."""
+MAX_SUMMANDS = 10
+"""A total is checked against the sums of at most this many of the item's stated counts."""
+
+
+def held(number: Number, evidence: Held) -> bool:
+    """Stated by the evidence: the same value (in a compatible unit), converted exactly, or rounded and marked
+    approximate, or bounded as written (超过 X holds when the evidence's value is above X); the length of a
+    queried window when the number is written as one; a fraction of the evidence as a percentage."""
+    for seen in evidence.numbers:
+        converted = _convert(seen, number.unit)
+        if converted is None:
+            continue
+        if _matches(number, converted) or (number.clipped and str(converted).startswith(str(number.value))):
+            return True
+        fraction = unit_class(number.unit) == "percent" and seen.unit is None and 0 < seen.value < 1
+        if fraction and _matches(number, seen.value * 100):
+            return True
+    if number.window and unit_class(number.unit) == "time":
+        return any(_matches(number, seconds / unit_factor(number.unit or "s")) for seconds in evidence.window_seconds)
+    return False
+
+
+def _matches(number: Number, value: Decimal) -> bool:
+    """Whether ``value`` is what ``number`` says of it, given how it is qualified."""
+    written = number.value
+    if value == written:  # a bound quoted as the evidence words it ("超过 15 分钟") holds
+        return True
+    if number.qualifier in (ABOVE, AT_LEAST):  # a bound rounds a nearby value: 超过 30 秒 for 30.007 s
+        return written < value <= written * BOUND_REACH
+    if number.qualifier in (BELOW, AT_MOST):
+        return written / BOUND_REACH <= value < written
+    if number.qualifier == TENS:
+        return written <= value < written + _last_step(written)
+    return value == written or (number.qualifier == APPROX and _approximately(written, value))
+
+
+def _last_step(value: Decimal) -> Decimal:
+    """The place of the last significant digit of ``value`` (30 -> 10, 300 -> 100, 2.5 -> 0.1)."""
+    exponent = value.normalize().as_tuple().exponent
+    return Decimal(1).scaleb(exponent if isinstance(exponent, int) else 0)
+
+
+def _convert(seen: Number, unit: str | None) -> Decimal | None:
+    """``seen`` in ``unit``; None when the two cannot be the same kind of quantity."""
+    claim_class, seen_class = unit_class(unit), unit_class(seen.unit)
+    if seen_class is None and claim_class in MEASURED:  # waiting=30 is not 30 秒
+        return None
+    if claim_class is None or seen_class is None or (claim_class == "count" and seen_class == "count"):
+        return seen.value
+    if claim_class != seen_class:
+        return None
+    if claim_class in ("time", "size") and unit is not None and seen.unit is not None:
+        return seen.value * unit_factor(seen.unit) / unit_factor(unit)
+    return seen.value
+
+
+def derived(number: Number, operands: list[Number], times: list[Moment], arithmetic: bool) -> bool:
+    """A value the item shows its work for: computed from grounded operands it states, rounded to the precision
+    it is written with (or as it is qualified). A percentage or ratio of two quantities of one kind (counts, or
+    times in one unit); a sum or a difference of two of the claim's kind when the item says so (共/合计/相差/多 …);
+    a total of several stated counts; a duration between two stated times, or the period of N occurrences across
+    it; with the arithmetic written out (×, *, 乘), a product and a share (800 的 80%)."""
+
+    def matches(value: Decimal) -> bool:
+        return _rounds_to(number.value, value) if number.qualifier is None else _matches(number, value)
+
+    kind = unit_class(number.unit)
+    others = [operand for operand in operands if operand is not number]
+    same_kind = [value for operand in others if (value := _in_claim_unit(operand, number)) is not None]
+    by_kind: dict[str | None, list[Decimal]] = {}
+    for operand in others:  # for ratios: quantities of one kind in their base unit, so s and ms compare
+        operand_kind = "count" if unit_class(operand.unit) in (None, "count") else unit_class(operand.unit)
+        by_kind.setdefault(operand_kind, []).append(operand.value * unit_factor(operand.unit or ""))
+    if kind in ("percent", "ratio", None):
+        for values in by_kind.values():
+            for a, b in combinations(values, 2):
+                for numerator, denominator in ((a, b), (b, a)):
+                    if denominator and matches(numerator / denominator * (100 if kind == "percent" else 1)):
+                        return True
+    if kind != "percent" and (number.total or number.difference):
+        for a, b in combinations(same_kind, 2):
+            if (number.total and matches(a + b)) or (number.difference and matches(abs(a - b))):
+                return True
+    if number.total and kind in (None, "count"):
+        counts = [o.value for o in others if unit_class(o.unit) in (None, "count")][:MAX_SUMMANDS]
+        for size in range(3, len(counts) + 1):
+            if any(matches(sum(group, Decimal(0))) for group in combinations(counts, size)):
+                return True
+    if arithmetic and kind != "percent":
+        shares = [o.value for o in others if unit_class(o.unit) == "percent"]
+        values = [o.value for o in others]
+        for a, b in combinations(values, 2):
+            candidates = [a * b] + [x * share / 100 for x in (a, b) for share in shares]
+            candidates += [x * (100 - share) / 100 for x in (a, b) for share in shares]
+            if any(matches(candidate) for candidate in candidates):
+                return True
+    if kind == "time" and number.unit is not None:
+        counts = [o.value for o in others if unit_class(o.unit) in (None, "count") and o.value > 1]
+        for first, second in combinations([t.utc() for t in times if t.has_time], 2):
+            if first.has_date != second.has_date:
+                continue
+            span = span_seconds(first, second) / unit_factor(number.unit)
+            # the span itself, or the period of N stated occurrences across it (5 次 from 02:05 to 02:25: 每 5 分钟)
+            if matches(span) or any(matches(span / (count - 1)) or matches(span / count) for count in counts):
+                return True
+    return False
+
+
+def _in_claim_unit(operand: Number, number: Number) -> Decimal | None:
+    """``operand`` as a quantity of the claim's kind, in its unit; None when it is of another kind."""
+    kind, operand_kind = unit_class(number.unit), unit_class(operand.unit)
+    if kind in (None, "count"):
+        return operand.value if operand_kind in (None, "count") else None
+    if operand_kind != kind:
+        return None
+    return _convert(operand, number.unit)
+
+
+def _decimals(value: Decimal) -> int:
+    exponent = value.normalize().as_tuple().exponent
+    return max(0, -exponent) if isinstance(exponent, int) else 0
+
+
+def _rounds_to(written: Decimal, value: Decimal) -> bool:
+    """``value`` shown with as many decimals as ``written`` has is ``written``."""
+    step = Decimal(1).scaleb(-_decimals(written))
+    return abs(value - written) <= step / 2
+
+
+def _approximately(written: Decimal, value: Decimal) -> bool:
+    """``written`` is ``value`` rounded to ``written``'s significant digits; when those are uncertain (a round
+    number such as 60 or 300), also within 5% of it: 约 55% is 55.4%, 约 60% is not."""
+    if value == 0:
+        return written == 0
+    step = _last_step(written)
+    if abs(value - written) > step / 2:
+        return False
+    return step < 10 or abs(value - written) <= abs(value) / 20

@@ -1,0 +1,143 @@
+"""The value rule: every fact token of a claim occurs in what its own evidence returned (or in the user's question).
+
+Both sides are read the same way (:mod:`harness.gate.tokens`): identifiers case-insensitively, numbers by value with
+their unit, times as instants when a zone is named; matching is whole-token (``300`` is not ``3000``,
+``order-12`` is not ``order-123``). A token the evidence holds only among the agent's own query values is held
+only where the claim names it as the query's scope (:mod:`harness.gate.scope_naming`). A number not in the
+evidence passes when the claim shows its work (:mod:`harness.gate.derivation`). A token written right before an
+ellipsis (a clipped quote) only needs to start an evidence token.
+
+Examples (``claim | evidence | grounded?``; the unit tests run this table)::
+
+    出现 72 次 ERROR 日志                  | {"count": 72, "level": "ERROR"}                 | yes
+    失败率 87.3%                           | {"count": 72}                                   | no: 87.3%
+    已退款（REFUNDED）                     | {"status": "TIMEOUT"}                           | no: REFUNDED
+    订单 order-12 超时                     | order-123 TIMEOUT                               | no: order-12
+    重试了 300 次                          | {"attempts": 3000}                              | no: 300 次
+    七十二次连接超时                       | {"count": 72}                                   | yes
+    ７２ 次                                | {"count": 72}                                   | yes
+    持续 30 分钟                           | {"lookback_minutes": 30}                        | yes
+    等待 30min                             | 等待 30 分钟                                    | yes
+    共 1,234 条                            | {"match_count": 1234}                           | yes
+    Order-Service 的 err_timeout           | ERR_TIMEOUT from order-service                  | yes
+    **order-service** 与 `TIMEOUT`         | order-service TIMEOUT                           | yes
+    130 行中 72 行，约 55%                 | {"match_count": 130, "count": 72}               | yes
+    占比 55.4%（72/130）                   | {"match_count": 130, "count": 72}               | yes
+    合计 98 次（72 次与 26 次）            | {"a": 72, "b": 26}                              | yes
+    约 30 秒后超时                         | timed out after 30007ms                         | yes
+    30 秒后超时                            | timed out after 30007ms                         | no: 30 秒
+    30 秒后超时                            | timed out after 30000ms                         | yes
+    约 60% 的请求                          | {"match_count": 130, "count": 72}               | no: 60%
+    02:05:09 至 02:29:34（UTC）            | 2026-07-21T02:05:09Z … 2026-07-21T02:29:34Z     | yes
+    北京时间 10:05                         | 2026-07-21T02:05:09+00:00                       | yes
+    2026年7月21日 02:05                    | 2026-07-21T02:05:09.000+00:00                   | yes
+    2026-07-20 起                          | 2026-07-21T02:05:09+00:00                       | no: 2026-07-20
+    持续约 24 分钟（02:05:09 至 02:29:34） | 02:05:09 02:29:34                               | yes
+    db-master-02 宕机                      | db-master-01 Lock wait                          | no: db-master-02
+    来自 10.0.3.17                         | user=order_app@10.0.3.17                        | yes
+    HTTP 504，SQL 与 UTC 时间              | 504                                             | yes
+    「request timed out after 300…」       | timed out after 30007ms                         | yes
+    见 a1，第 2 步，一次，三类             | {}                                              | yes
+    没有 ERROR 级日志，并非 REFUNDED       | {}                                              | yes
+    db-master-02 宕机                      | {"asked": ["db-master-02"], "n": 0}             | no: db-master-02
+    以 db-master-02 为条件查询，0 条        | {"asked": ["db-master-02"], "n": 0}             | yes
+    3 笔 REFUNDED，pay-9 为 REFUNDED       | {"asked": ["REFUNDED"], "n": 3, "id": "pay-9"}  | no: REFUNDED
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from harness.gate.derivation import derived, held
+from harness.gate.evidence import Grounds, Held
+from harness.gate.moments import Moment, same_moment
+from harness.gate.scope_naming import names_scope
+from harness.gate.tokens import Identifier, tokenize
+
+_ARITHMETIC = re.compile(r"[×*÷]|乘以|乘|(?<![A-Za-z])x(?=\s*\d)")
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A fact token of a claim its evidence does not hold, as written; ``asked``: it is only in the query."""
+
+    written: str
+    asked: bool = False
+
+
+def ungrounded(
+    text: str,
+    grounds: Grounds,
+    *,
+    non_facts: frozenset[str] = frozenset(),
+    ignore: frozenset[str] = frozenset(),
+    operand_texts: Sequence[str] = (),
+) -> list[str]:
+    """The fact tokens of ``text`` that ``grounds`` does not hold, as written (see :func:`unsupported`)."""
+    found = unsupported(text, grounds, non_facts=non_facts, ignore=ignore, operand_texts=operand_texts)
+    return [missing.written for missing in found]
+
+
+def unsupported(
+    text: str,
+    grounds: Grounds,
+    *,
+    non_facts: frozenset[str] = frozenset(),
+    ignore: frozenset[str] = frozenset(),
+    operand_texts: Sequence[str] = (),
+) -> list[Missing]:
+    """The fact tokens of ``text`` that ``grounds`` does not hold, in order, once each.
+
+    ``ignore``: lower-case words that name parts of the report itself (its analysis ids). ``operand_texts``:
+    other texts whose grounded numbers and times may serve as operands of a value derived in ``text`` (a
+    conclusion shows its work in the analyses it rests on).
+    """
+    tokens = tokenize(text, non_facts)
+    found, asked = grounds.found, grounds.asked
+    missing: list[Missing] = []
+
+    def named(at: int, written: str, *, moment: bool = False) -> bool:
+        return names_scope(tokens.text, at, at + len(written), moment=moment)
+
+    for identifier in tokens.identifiers:
+        if identifier.key in ignore or identifier.negated or _has_word(found.words, identifier):
+            continue
+        only_asked = _has_word(asked.words, identifier)
+        if not (only_asked and named(identifier.at, identifier.written)):
+            missing.append(Missing(identifier.written, only_asked))
+    moments = []
+    for moment in tokens.moments:
+        if _held_moment(moment, found) or (
+            _held_moment(moment, asked) and named(moment.at, moment.written, moment=True)
+        ):
+            moments.append(moment)
+        else:
+            missing.append(Missing(moment.written, _held_moment(moment, asked)))
+    operands = [n for n in tokens.numbers if held(n, found) or (held(n, asked) and named(n.at, n.written))]
+    arithmetic = bool(_ARITHMETIC.search(text))
+    for other in operand_texts:
+        extra = tokenize(other, non_facts)
+        operands += [n for n in extra.numbers if held(n, found)]
+        moments += [m for m in extra.moments if _held_moment(m, found)]
+        arithmetic = arithmetic or bool(_ARITHMETIC.search(other))
+    pending = [n for n in tokens.numbers if n not in operands]
+    while pending:  # a derived value may be the operand of the next one (19 = 12 + 6 + 1, then 6/19 = 32%)
+        shown = [n for n in pending if derived(n, operands, moments, arithmetic)]
+        if not shown:
+            break
+        operands += shown
+        pending = [n for n in pending if n not in shown]
+    missing += [Missing(number.written, held(number, asked)) for number in pending]
+    return list({item.written: item for item in missing}.values())
+
+
+def _held_moment(moment: Moment, evidence: Held) -> bool:
+    return any(same_moment(moment, seen) for seen in evidence.moments)
+
+
+def _has_word(words: set[str], identifier: Identifier) -> bool:
+    if identifier.key in words:
+        return True
+    return identifier.clipped and any(word.startswith(identifier.key) for word in words)

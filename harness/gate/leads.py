@@ -1,0 +1,251 @@
+"""What leads a clause, and so what the clause is: the shape the proposal and finding rules read.
+
+A clause loses what may stand before its verb — numbering, politeness and modals (请, 建议先, please, we should),
+who does it (由 DBA, ask the DBA to), where or with what (在 Grafana 上, 用 redis-cli, 通过只读查询), a light verb
+(进行, 做), a time (02:41 之后, 重启前) — and is then judged by what leads it:
+
+===========  ===================================================================================================
+INVESTIGATE  an investigative verb (查看, 核对, 确认, 观察 …; check, compare, verify, watch …)
+MUTATE       a side-effect verb (重启, 调大, 降级, 退款 …; restart, rotate, bump, refund …), or one after 将/把/给/为
+CARRY        a verb that runs what follows it (执行, 运行, 用; run, execute, use): the command decides
+PROHIBIT     不要, 避免, 切勿 …; do not, avoid, never
+QUESTION     是否…, 要不要…, 有没有… (a decision asked for); whether …, should we …
+CONDITION    如果…, 若…, 一旦…; if …, when …, once …
+ASIDE        what only explains, narrows or lists: 以便…, 重点是…, 例如…; so that, especially, including, e.g.
+STATE        how things are: a clause with 已, 为, 是, 显示 … and no modal (连接池已满); is, was, has …
+UNKNOWN      anything else
+===========  ===================================================================================================
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from harness.gate import lexicon as words
+
+
+class Lead(StrEnum):
+    INVESTIGATE = "INVESTIGATE"
+    MUTATE = "MUTATE"
+    CARRY = "CARRY"
+    PROHIBIT = "PROHIBIT"
+    QUESTION = "QUESTION"
+    CONDITION = "CONDITION"
+    ASIDE = "ASIDE"
+    STATE = "STATE"
+    UNKNOWN = "UNKNOWN"
+
+
+@dataclass(frozen=True)
+class Clause:
+    text: str
+    """The clause as written in the normal form, prefixes included."""
+    rest: str
+    """What follows the stripped prefixes: the clause's verb first."""
+    lead: Lead
+    starts_step: bool
+    aside: bool = False
+    """Inside parentheses: it explains the step around it."""
+    verb: str = ""
+    """The word that decided ``lead`` (the verb, or the marker)."""
+    start: int = 0
+    end: int = 0
+    """Where the clause lies in the text it came from."""
+    rest_start: int = 0
+    """Where ``rest`` starts in that text."""
+
+
+ZH_ANY_VERB = words._either(words.ZH_INVESTIGATE, words.ZH_MUTATE, words.ZH_CARRIER)
+_NUMBERING = re.compile(
+    r"^\s*(?:\d{1,2}\s*[.、)]|[(（]\d{1,2}[)）]|[①-⑳]|第[一二三四五六七八九十\d]+步\s*[:：,，]?|步骤\s*[一二三四五六七八九十\d]*\s*[:：]"
+    r"|step\s*\d+\s*[:.)-]|[-*•·]\s)\s*",
+    re.IGNORECASE,
+)
+_ZH_PREFIX = re.compile(rf"^\s*{words.ZH_PREFIX}\s*[:：]?\s*")
+_ZH_AGENT = re.compile(
+    rf"^\s*{words.ZH_AGENT}\s*[A-Za-z0-9_\-. ]{{0,24}}?\s*[\u4e00-\u9fff]{{0,6}}?(?:{words.ZH_ROLE}\s*)+"
+    r"(?:来|去|帮忙|协助|一起|共同|同学)?\s*"
+)
+_ZH_ROLE_SUBJECT = re.compile(
+    rf"^\s*(?:[A-Za-z][A-Za-z0-9_\-.]*\s*)?(?:{words.ZH_ROLE}\s*)+(?:同学|人员)?\s*(?=[\u4e00-\u9fff])"
+)
+_ZH_TIME_FIRST = re.compile(
+    r"^\s*[^,;，；]{1,24}?(?:(?:之后|以后|之前|以前|的时候|期间)\s*(?=\S)|(?:前|后|(?<![超及同准按定暂小实随临当耗延])时)"
+    r"(?=\s*(?:先|再|请|需|须|应|务必|要|"
+    rf"必须|立即|马上|{words.ZH_INVESTIGATE})))"
+)
+_ZH_TIME_CLAUSE = re.compile(
+    r"^[^,;，；]{1,30}?(?:后|之后|以后|前|之前|以前|的时候|期间|为止"
+    r"|(?<![超及同准按定暂小实随临当此那平耗延限计过历适届到何有一顿旧])时)$"
+)
+_ZH_VENUE = re.compile(rf"^\s*{words.ZH_VENUE}")
+_ZH_VENUE_CLOSE = re.compile(rf"[^,;，；]{{1,20}}?{words.ZH_VENUE_END}\s*(?=\S)")
+_ZH_LIGHT = re.compile(r"^\s*(?:进行|做一次|做一下|做|作|开展|实施|安排|搞|来一次)\s*")
+_ZH_DISPOSAL = re.compile(rf"^\s*{words.ZH_DISPOSAL}(?!了)")
+_EN_PREFIX = re.compile(rf"^\s*{words.EN_PREFIX}(?![A-Za-z])[\s,:]*", re.IGNORECASE)
+_EN_AGENT = re.compile(rf"^\s*{words.EN_AGENT}", re.IGNORECASE)
+_EN_WORD = re.compile(r"^\s*(?P<word>[A-Za-z][A-Za-z-]*)")
+_LEADS = (
+    (Lead.PROHIBIT, re.compile(rf"^{words.ZH_PROHIBIT}|^{words.EN_PROHIBIT}\b", re.IGNORECASE)),
+    (Lead.QUESTION, re.compile(rf"^{words.ZH_QUESTION}|^{words.EN_QUESTION}\b", re.IGNORECASE)),
+    (Lead.CONDITION, re.compile(rf"^{words.ZH_CONDITION}(?!果断)|^{words.EN_CONDITION}\b", re.IGNORECASE)),
+    (Lead.ASIDE, re.compile(rf"^{words.ZH_ASIDE}|^{words.EN_ASIDE}\b", re.IGNORECASE)),
+)
+_ZH_INVESTIGATE = re.compile(rf"^{words.ZH_INVESTIGATE}")
+_ZH_MUTATE = re.compile(rf"^{words.ZH_MUTATE}")
+_ZH_CARRIER = re.compile(rf"^{words.ZH_CARRIER}")
+_ZH_VERB_ANYWHERE = re.compile(ZH_ANY_VERB)
+_ZH_MUTATE_ANYWHERE = re.compile(words.ZH_MUTATE)
+_ZH_STATE = re.compile(words.ZH_STATE)
+_ZH_OBLIGE = re.compile(words.ZH_OBLIGE)
+_ZH_OPEN_READ = re.compile(rf"^打开\s*[^,，。；;]{{0,48}}?{words.ZH_READ_OBJECT}")
+_CONDITIONAL_STEP = re.compile(words.CONDITIONAL_STEP, re.IGNORECASE)
+_LABEL = re.compile(
+    rf"^\s*(?:SQL|命令|指令|语句|command|cmd|query|shell|bash|查询|{words.INTENT_LABEL})\s*[:：]\s*", re.IGNORECASE
+)
+_EXAMPLE_LABEL = re.compile(rf"^\s*{words.EXAMPLE_LABEL}", re.IGNORECASE)
+_CHECK_LABEL = re.compile(rf"^\s*{words.CHECK_LABEL}\s*[:：]", re.IGNORECASE)
+_ASKS = re.compile(rf"{words.ZH_QUESTION}|\bwhether\b", re.IGNORECASE)
+_ZH_ASKING_END = re.compile(r"(?:吗|呢|么|与否|没有)\s*$")
+_EN_OPEN_READ = re.compile(
+    r"^open\s+(?:up\s+)?(?:the\s+)?[\w\s./-]{0,30}?\b(?:dashboards?|page|console|panel|logs?|links?|docs?|runbook|url"
+    r"|grafana|kibana|ui|file|graph|chart|view|report|trace|ticket)\b",
+    re.IGNORECASE,
+)
+_EN_STATE = re.compile(rf"\b{words.EN_STATE}\b", re.IGNORECASE)
+_EN_INVESTIGATE = re.compile(rf"^{words.EN_INVESTIGATE}$", re.IGNORECASE)
+_EN_MUTATE = re.compile(rf"^{words.EN_MUTATE}$", re.IGNORECASE)
+_EN_CARRIER = re.compile(rf"^{words.EN_CARRIER}\b", re.IGNORECASE)
+_EN_PREPOSITION = re.compile(rf"^{words.EN_PREPOSITION}$", re.IGNORECASE)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def side_effect_word(text: str) -> str | None:
+    """The first side-effect verb anywhere in ``text`` (what makes a clause that is not read-only act)."""
+    found = _ZH_MUTATE_ANYWHERE.search(text)
+    english = next((w for w in re.findall(r"[A-Za-z][A-Za-z-]+", text) if english_verb(w) is Lead.MUTATE), None)
+    if found is not None and (english is None or found.start() < text.find(english)):
+        return found.group()
+    return english
+
+
+def english_verb(word: str) -> Lead | None:
+    for stem in _stems(word.lower()):
+        if _EN_INVESTIGATE.match(stem):
+            return Lead.INVESTIGATE
+        if _EN_MUTATE.match(stem):
+            return Lead.MUTATE
+    return None
+
+
+def _stems(word: str) -> list[str]:
+    stems = [word]
+    for suffix, replacement in (("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", ""), ("d", "")):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            stems.append(word[: -len(suffix)] + replacement)
+    if len(word) > 5 and word[-3:-2] == word[-4:-3] and word.endswith(("ing", "ed")):  # stopped, dropping
+        stems.append(word[: -4 if word.endswith("ing") else -3])
+    return stems
+
+
+def judge(piece: str, *, starts_step: bool = True, aside: bool = False, at: int = 0) -> Clause:
+    """One clause (``piece``, found at ``at``): its prefixes stripped, then what leads it."""
+    rest, offset = _strip(piece)
+    lead, verb = _lead_of(rest)
+    starts_step = starts_step or bool(_CONDITIONAL_STEP.match(piece))
+    return Clause(piece.strip(), rest, lead, starts_step, aside, verb, at, at + len(piece), at + offset)
+
+
+def _strip(piece: str) -> tuple[str, int]:
+    rest = piece
+    for _ in range(12):
+        before = rest
+        for pattern in (_NUMBERING, _LABEL, _ZH_AGENT, _ZH_ROLE_SUBJECT, _ZH_PREFIX, _ZH_LIGHT, _EN_AGENT, _EN_PREFIX):
+            if _ZH_INVESTIGATE.match(rest.lstrip()):
+                break
+            rest = pattern.sub("", rest, count=1)
+        venue = None if _ZH_INVESTIGATE.match(rest.lstrip()) else _ZH_VENUE.match(rest)
+        if venue is not None and not _ZH_OPEN_READ.match(rest):
+            closed = _ZH_VENUE_CLOSE.match(rest, venue.end())
+            if closed is not None:
+                rest = rest[closed.end() :]
+            else:
+                verb = _ZH_VERB_ANYWHERE.search(rest, venue.end(), venue.end() + 24)
+                rest = rest[verb.start() :] if verb is not None else rest
+        timed = _ZH_TIME_FIRST.match(rest)
+        if timed is not None and not _ZH_INVESTIGATE.match(rest.lstrip()):
+            rest = rest[timed.end() :]
+        if rest == before:
+            break
+    rest = rest.lstrip(" \t'\"「」“”‘’`*")
+    return rest, len(piece) - len(rest)
+
+
+def _lead_of(rest: str) -> tuple[Lead, str]:
+    if not rest:
+        return Lead.ASIDE, ""
+    checking = _CHECK_LABEL.match(rest)
+    if checking is not None:
+        return Lead.INVESTIGATE, checking.group()
+    example = _EXAMPLE_LABEL.match(rest)
+    if example is not None:
+        return Lead.ASIDE, example.group()
+    for lead, pattern in _LEADS:
+        found = pattern.match(rest)
+        if found is not None:
+            return lead, found.group()
+    if _ZH_TIME_CLAUSE.match(rest.strip()) and not _ZH_INVESTIGATE.match(rest):
+        return Lead.CONDITION, ""
+    lead, verb = _chinese_lead(rest) if _CJK.match(rest) or not _EN_WORD.match(rest) else _english_lead(rest)
+    if lead in (Lead.UNKNOWN, Lead.STATE) and (_ZH_ASKING_END.search(rest) or _ASKS.search(rest)):
+        return Lead.QUESTION, ""
+    return lead, verb
+
+
+def _chinese_lead(rest: str) -> tuple[Lead, str]:
+    if _ZH_OPEN_READ.match(rest):
+        return Lead.INVESTIGATE, "打开"
+    if found := _ZH_INVESTIGATE.match(rest):
+        return Lead.INVESTIGATE, found.group()
+    if found := _ZH_CARRIER.match(rest):
+        return Lead.CARRY, found.group()
+    if found := _ZH_MUTATE.match(rest):
+        return Lead.MUTATE, found.group()
+    if found := _ZH_DISPOSAL.match(rest):
+        verb = _ZH_VERB_ANYWHERE.search(rest, found.end(), found.end() + 48)
+        if verb is not None and _ZH_INVESTIGATE.match(verb.group()):
+            return Lead.INVESTIGATE, verb.group()
+        return Lead.MUTATE, verb.group() if verb is not None else found.group()
+    if _ZH_STATE.search(rest) and not _ZH_OBLIGE.search(rest):
+        return Lead.STATE, ""
+    return Lead.UNKNOWN, ""
+
+
+_EN_PHRASE = re.compile(
+    r"^(?:break down|work out|find out|look into|look up|dig into|figure out|rule out|drill into|drill down|zoom in"
+    r"|go through|walk through|keep an eye on|follow up on|follow up|sanity-check|cross check)\b",
+    re.IGNORECASE,
+)
+
+
+def _english_lead(rest: str) -> tuple[Lead, str]:
+    phrase = _EN_PHRASE.match(rest)
+    if phrase is not None:
+        return Lead.INVESTIGATE, phrase.group().lower()
+    word = _EN_WORD.match(rest)
+    assert word is not None
+    head = word["word"].lower()
+    if head == "open":
+        return (Lead.INVESTIGATE if _EN_OPEN_READ.match(rest) else Lead.MUTATE), head
+    if _EN_CARRIER.match(rest):
+        return Lead.CARRY, head
+    verb = english_verb(head)
+    if verb is not None:
+        return verb, head
+    if _EN_PREPOSITION.match(head):
+        return Lead.ASIDE, head
+    if _EN_STATE.search(rest):
+        return Lead.STATE, ""
+    return Lead.UNKNOWN, head

@@ -1,0 +1,243 @@
+"""The words the shape rules read a clause by, in Chinese and English.
+
+These are not the rules: a clause is judged by which of these *leads* it (:mod:`harness.gate.clauses`). An
+investigative verb leading a clause makes it an instruction to look, whatever its object names (查看重启前的日志,
+Check the rollback history); a side-effect verb leading it makes it an action; anything else that leads a proposal
+is not recognisably read-only, so it is refused (default-deny). The lists are regular-expression alternatives.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+def _either(*words: str) -> str:
+    """One alternation of every ``|``-separated word of ``words`` (the longest first, so 查看 wins over 查)."""
+    found = {word for part in words for word in _top_level(part) if word}
+    return "(?:" + "|".join(sorted(found, key=lambda word: len(re.sub(r"\(\?.*?\)", "", word)), reverse=True)) + ")"
+
+
+def _top_level(spec: str) -> list[str]:
+    """``spec`` split at the ``|`` that stand outside parentheses and brackets."""
+    parts, depth, current = [], 0, ""
+    for char in spec:
+        depth += (char in "([" and 1) or (-1 if char in ")]" else 0)
+        if char == "|" and depth == 0:
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    return [*parts, current]
+
+
+ZH_INVESTIGATE = _either(
+    "查看|查询|查一下|查一查|查阅|查找|查明是否|查证|检查|检索|搜索|核对|核查|核实|复核|复查|对比|比对|对照|比较|确认|观察|关注|留意",
+    "监控|盯住|盯|跟踪|追踪|跟进|排查|分析|统计|阅读|翻阅|审查|审阅|评审|评估|判断|研判|验证|了解|调查|调研|诊断|定位|梳理|回顾",
+    "复盘|巡检|盘点|抽样|抽查|抓取|采集|收集|搜集|拉取|获取|读取|导出|看看|看一下|咨询|询问|请教|沟通|测算|核算|估算|计算|检测|探测",
+    "抓包|打印|浏览|列出|识别|找出|找到|筛选|过滤|汇总|总结|整理|归纳|给出|输出|撰写|形成|提出|记录下|确定|明确|区分|排除|跟踪观察",
+    "看(?!起来|来|样子|上去|似)|调取|调阅|调出|讨论|商量|商议|研究|决定|决策|判定|查|索取|追查|细查|深挖|度量|衡量|量化|测量|检验|考察|审计|对账|核验|留存|保存证据|截图|问询|询证|复现步骤|列举|罗列|汇报|报告|说明|解释",
+)
+"""Verbs that lead an instruction to look, compare, decide or write up (and the report-writing steps of a plan)."""
+ZH_PREFIX = _either(
+    "请|麻烦|建议|推荐|可以|可(?![用能靠行见以])|需要|需(?!求)|应该|应当|应(?![用答])|务必|必须|要(?![求素点是])|先(?!前)|首先|其次",
+    "然后|随后|接着|同时|另外|此外|并且|并(?![发行非不未列存])|也|还(?![原有])|再次|再(?![次度])|继续|进一步|立即|立刻|马上|尽快|及时",
+    "定期|持续|重点|仔细|逐一|逐条|逐个|分别|手动|人工|临时|暂时|下一步|接下来|最后|之后|稍后|优先|第一步|第二步|第三步|第四步",
+    "第五步|一并|顺便|酌情|必要时|如有必要|必要的话|视情况|有条件时|尽量|重新|只读地|以只读方式|只读|仅(?!有)|只(?![读有是])|直接",
+    "统一|全面|快速|简单|初步|现场|在线|线上|离线|本地|远程|每天|每周|每次|后续|随时|实时|安全地|小心地|谨慎地|都|均|一律",
+)
+"""What may stand before the verb that leads a clause: politeness, modals, order, manner."""
+ZH_ROLE = _either(
+    "DBA|SRE|运维|研发|开发|值班负责人|值班同学|值班人员|值班|负责人|支付值班|oncall|on-call|owner|团队|同学|工程师|业务方",
+    "渠道方|支付团队|测试|QA|平台组|架构师|专家|同事|小组|组|相关人员|人员|技术支持|客服|厂商|云厂商|供应商",
+)
+ZH_AGENT = _either("向|由|让|请|安排|麻烦|协调|会同|联系|找|通知|邀请|交给|转给|提醒|告知|要求|请求|推动|协助")
+"""What hands a step to someone: 由 DBA 检查, 联系支付团队确认."""
+ZH_VENUE = _either(
+    "在|于|通过|借助|使用|用|利用|基于|结合|登录|登陆|进入|打开|访问|依据|参考|根据|按照|按|对照|针对|围绕|就|对"
+)
+"""What sets where or with what the step is done (在 Grafana 上观察, 用 redis-cli 查看, 打开监控面板 …)."""
+ZH_VENUE_END = _either("上|中|里|内|面板|页面|控制台|后台|平台|仪表盘|监控|系统|工具|看板|大盘|页|界面")
+ZH_READ_OBJECT = _either(
+    "面板|页面|仪表盘|dashboard|Dashboard|控制台|console|监控|大盘|看板|日志|链接|文档|手册|runbook|报表|图表|界面|记录|工单"
+)
+"""What 打开 opens when it only reads (打开限流开关 is an action)."""
+ZH_DISPOSAL = _either("将|把|给|对|为|替|帮")
+"""Markers of an action on an object (将 order-service 降级, 为订单发起退款): the verb after them acts."""
+ZH_MUTATE = _either(
+    "重启|重新启动|重新部署|重新发布|重新上线|发布|部署|上线|下线|回滚|回退|扩容|缩容|扩展|扩大|缩小|增大|减小|加大|调整|调大|调小|调高",
+    "调低|调到|调为|调成|调至|调|改为|改成|改到|改|修改|更改|变更|更新|设置|设为|置为|配置|开启|启用|禁用|停用|停止|停掉|停|暂停|恢复",
+    "关闭|关掉|关|终止|杀掉|杀死|干掉|清空|清理|清除|清掉|删除|删掉|删|移除|摘除|剔除|隔离|熔断|降级|限流|切换|切流|切到|切走|切主",
+    "迁移|提升|升级|降配|升配|新增|增加|添加|加上|加|创建|建立|新建|写入|插入|补录|补单|补发|补偿|重放|重发|重推|重试|重新执行|重跑",
+    "重新投递|投递|触发|退款|发起|撤销|取消|冲正|关单|解锁|锁定|封禁|解封|拉黑|放行|授权|赋权|回收|吊销|轮换|重置|刷新|预热|驱逐",
+    "踢出|下发|推送|修复|治理|改造|重构|替换|更换|释放|打补丁|热修复|灰度|放量|切量|屏蔽|拦截|挂起|冻结|解冻|标记|建索引|归档|压测",
+    "开|放开|打开|执行|运行|跑|重建|重新创建|扩|缩|提交|合并|应用|生效|下掉|摘掉|拉起|拉出|拉入|剔|灌|导入|修正|纠正|同步|处理",
+)
+"""Verbs that change something (when they lead a clause, or follow 将/把/给/为 …)."""
+ZH_CARRIER = _either("执行|运行|跑|敲|输入|键入|使用|用|通过|调用")
+"""What runs a command or statement written after it: then the command decides."""
+ZH_PROHIBIT = _either(
+    "不会|无法|不可以|从不|绝不|不要|不得|切勿|请勿|严禁|禁止|避免|不应|不能|无需|不必|不用|暂不|先不要|先不|勿|别|千万不要|不建议|不宜"
+)
+ZH_QUESTION = _either(
+    "是否|要不要|需不需要|需要不需要|能否|可否|有没有|是不是|会不会|该不该|是否需要|是否应|是否要|请问|哪个|哪些|哪一|什么|怎么|为什么",
+    "为何|如何|多少|几个|几次|谁|哪里|哪儿|何时|何处",
+)
+ZH_CONDITION = _either("不论|无论|不管|如|若|假如|倘若|要是|万一|一旦|当|待|等到|等|除非|只要|只有|在确认|确认后|在")
+CONDITIONAL_STEP = (
+    r"^\s*(?:如需|如需要|需要的话|必要时|如有必要|必要的话|视情况|若需要|如果需要|有需要的话|需要时|若有必要|如确需|确需"
+    r"|if needed|if necessary|if required|when needed|as needed|where needed)"
+)
+"""What opens a step of its own after a comma: 需要的话直接降级 is an action, not the object of what came before."""
+ZH_THEN = _either("则|就|那么|再|便")
+ZH_ASIDE = _either(
+    "以便|以免|以|便于|用于|从而|进而|来确认|以确认|看看|看是否|重点是|重点在于|重点关注|特别是|尤其是|尤其|包括|包含|例如|比如|诸如",
+    "即|主要是|主要|其中|相关|涉及|对应|也就是|尤其关注|如|类似|像|这样|这些|此类|该|这|那|以及|及|和|与|或|或者|等",
+    "否则|不然|防止|免得|避免出现",
+)
+"""What leads a clause that only explains, narrows or lists (以便确认…, 重点是 UPDATE 语句, 例如 …)."""
+ZH_STATE = _either(
+    "已经|已|正在|仍然|仍|依然|一直|持续|出现|存在|处于|达到|均为|都是|都为|为|是|有|没有|没|未|超过|高于|低于|显示|表明|说明|可能|疑似",
+    "大约|约|共|合计|分别为|占|属于|来自|位于|发生|报|返回",
+)
+"""Words of a clause that describes how things are (连接池已满, 当前 maximumPoolSize 为 50)."""
+ZH_OBLIGE = _either("需要|需|应该|应当|应|要|必须|务必|建议|请|得|可以")
+
+EN_INVESTIGATE = _either(
+    "check|look|inspect|review|examine|verify|confirm|compare|cross-check|crosscheck|double-check|recheck|re-check",
+    "spot-check|query|search|grep|watch|monitor|observe|open|view|read|list|describe|investigate|analyze|analyse",
+    "audit|trace|correlate|validate|determine|find|identify|measure|profile|sample|capture|collect|pull|fetch",
+    "gather|ask|consult|contact|reach|track|keep|see|figure|assess|evaluate|diff|test|ping|dig|study|go|walk",
+    "survey|explore|scan|poll|tail|dump|get|summarize|summarise|report|document|note|record|write|draft|compile",
+    "outline|establish|clarify|understand|learn|examine|estimate|calculate|count|quantify|follow|locate|pinpoint",
+    "diagnose|isolate|narrow|rule|reproduce|inventory|map|chart|graph|plot|export|print|show|display|browse|skim",
+    "scrutinize|probe|research|lookup|look-up|doublecheck|cross-reference|reconcile|recount|tally|benchmark|time",
+    "decide|discuss|weigh|agree|triage|review|correlate|inspect|retrieve|query|observe|explain|state|present|provide",
+    "give|share|prepare|deliver|summarize|group|aggregate|tabulate|enumerate|rank|sort|segment|bucket|pull",
+)
+"""English verbs that lead an instruction to look (their stem: checks, checking, checked are read as check)."""
+EN_PREFIX = _either(
+    "please|kindly|next|then|also|first|firstly|second|secondly|third|finally|afterwards|meanwhile|additionally",
+    "immediately|now|quickly|asap|temporarily|manually|carefully|again|further|continue to|and|so|just|only",
+    "we should|we need to|we must|you should|you can|you may|you could|we can|let's|let us|try to|make sure to",
+    "be sure to|go ahead and|remember to|recommend|suggest|i suggest|i recommend|consider|recommended:",
+    "suggested:|action:|step \\d+:|if needed|if necessary|when possible|where possible|as needed|optionally",
+    "read-only|in read-only mode|in read only mode|read only",
+)
+EN_AGENT = (
+    r"(?:(?:have|ask|get|tell|let|page|ping|contact|escalate to|work with)\s+(?:the\s+)?[\w-]+"
+    r"(?:\s+team|\s+on[- ]?call)?"
+    r"\s+(?:to\s+)?|(?:the\s+)?(?:dba|sre|on-?call|owner|[\w-]+\s+team|team|engineer|operator|we|you|someone)\s+"
+    r"(?:should|must|needs? to|can|could|will|may|to)\s+)"
+)
+EN_MUTATE = _either(
+    "restart|reboot|redeploy|deploy|roll|rollback|revert|scale|increase|decrease|raise|lower|bump|reduce|set|change",
+    "modify|update|edit|patch|apply|rotate|reset|recreate|rebuild|reprocess|replay|resend|retry|rerun|re-run",
+    "retrigger|re-trigger|trigger|kill|terminate|stop|start|disable|enable|turn|switch|fail|failover|promote|demote",
+    "drain|cordon|uncordon|evict|delete|remove|drop|truncate|purge|flush|clear|clean|wipe|refund|cancel|void|charge",
+    "credit|mark|move|migrate|upgrade|downgrade|degrade|throttle|rate-limit|limit|block|unblock|ban|allow|grant",
+    "revoke|add|create|insert|index|reindex|vacuum|optimize|compact|rebalance|resize|tune|adjust",
+    "configure|reconfigure|install|uninstall|push|merge|release|ship|hotfix|fix|repair|recover|restore|resync|sync",
+    "backfill|replicate|shut|shutdown|pause|resume|suspend|freeze|unfreeze|lock|unlock|quarantine|detach|attach",
+    "mount|unmount|reassign|assign|bounce|recycle|reload|kick|replace|swap|provision|deprovision|destroy|terminate",
+    "expire|invalidate|evict|renew|regenerate|reissue|issue|approve|reject|close|reopen|requeue|re-queue|redrive",
+    "reindex|rerun|redo|undo|retire|decommission|spin|cut|route|reroute|redirect|divert|shift|open|run|execute",
+    "enforce|cap|double|halve|extend|shorten|prolong|increment|decrement|toggle|flip|rollout|roll-out",
+)
+EN_CARRIER = _either("run|execute|exec|use|using|with|via|by running|issue|type|invoke|call")
+EN_PROHIBIT = _either(
+    "hold off on|hold off|postpone|defer|will not|won't|cannot|can't|do not|don't|dont|never|avoid|must not",
+    "should not|shouldn't|no need to|refrain from|without",
+)
+EN_QUESTION = _either(
+    "whether|if|is it|are there|is there|does|do we|should we|can we|would|is|are|was|were|do|did|should|shall",
+    "can|could|will|has|have|must|what|which|who|why|how",
+)
+EN_CONDITION = _either(
+    "regardless of|no matter|whatever|if|when|once|unless|in case|after|before|should|provided|assuming"
+)
+EN_ASIDE = _either(
+    "so that|to see|to confirm|to check|to verify|to determine|to find|to understand|to rule out|in order to",
+    "especially|particularly|notably|including|e\\.g\\.|eg|such as|i\\.e\\.|ie|for example|for instance|focusing on",
+    "focus on|which|that|where|who|whose|like|namely|mainly|specifically|in particular|as well as|plus|along with",
+)
+EN_PREPOSITION = _either(
+    "in|on|at|for|from|since|during|over|within|across|between|per|under|via|through|by|around|after|before|against",
+    "about|of|into|to|up to|until|along|among|near|beside|besides|than|as|with|without|plus|and|or",
+)
+EN_STATE = r"(?:is|are|was|were|has|have|had|seems|appears|remains|stays|looks|shows|reads|equals|contains|reached)"
+EN_STOP_OBJECT = r"(?:the|a|an|all|every|each|its|their|this|that|these|those|any|some|our|my|it|them)"
+
+
+def compiled(words: str, *, start: bool = True) -> re.Pattern[str]:
+    """A case-insensitive pattern of ``words`` at the start of a clause (``start``) or anywhere."""
+    return re.compile(("^" if start else "") + words, re.IGNORECASE)
+
+
+ZH_FINDING_LABEL = _either(
+    "结论|根因|根本原因|原因|定位结果|排查结果|诊断结果|分析结果|检查结果|结果|发现|判断|诊断|问题原因|故障原因|问题所在|初步判断",
+    "初步结论|最终结论|总结|小结|真相|定位|结论是|答案|现状|状态|情况|判定|确认结果|核查结果|调查结果|观察",
+)
+INTENT_LABEL = (
+    r"(?:目标|目的|下一步|步骤\s*\d*|任务|疑问|计划|重点|注意|说明|备注|待办|待查|假设|关注点|建议|方向|思路|"
+    r"goal|objective|aim|purpose|task|todo|next(?: step)?|open question|question|plan|focus|note|hypothesis|idea|"
+    r"direction|suggestion|action)"
+)
+EXAMPLE_LABEL = (
+    r"(?:try|example|examples|e\.g\.?|for example|for instance|例如|比如|示例|举例|例子|可以这样问|你可以问|如)\s*[:：]"
+)
+"""What introduces an example of a question (例如：订单 order-123 支付超时，帮我排查): quoted, not stated."""
+"""Labels of what is to be done or asked (目标：, Goal:): what follows them is judged as the clause."""
+CHECK_LABEL = (
+    r"(?:待确认|待核实|待验证|待核对|待排查|待检查|需确认|需核实|需验证|需要确认|"
+    r"to (?:verify|check|confirm|investigate|validate)|"
+    r"(?:hypothesis|hypotheses|question|theory) to (?:verify|check|test|confirm|validate))"
+)
+"""Labels that are themselves an instruction to investigate (待确认：主库是否宕机, Hypothesis to verify: …)."""
+EN_FINDING_LABEL = (
+    r"(?:root[ -]?cause|cause|conclusion|findings?|result|diagnosis|culprit|summary|verdict|explanation|reason"
+    r"|tl;?dr|bottom line|outcome|determination|answer|analysis)"
+)
+ZH_FINDING = _either(
+    "导致|造成|引起|引发|致使|所致|归因于|源于|罪魁祸首|元凶|问题出在|问题在于|原因是|原因在于|原因为|根因是|根因为|根因在于",
+    "根本原因是|是因为|因为|由于|经排查|经分析|经确认|经检查|经核实|经过排查|经过分析|排查发现|分析发现|检查发现|查看发现",
+    "日志显示|监控显示|数据显示|结果显示|指标显示|已定位|已确认|已查明|已发现|已证实|已核实|已锁定|已排除|证实|查明|可以断定",
+    "可以确定|断定|确定是|确认是|肯定是|一定是|就是|显然|明显是|看起来是|应该是|初步判断|已经|已|正在|发现|看起来|看来|似乎|好像",
+    "可能是|疑似|大概是|估计是|多半是|貌似|显示|表明|说明了|证明|拖垮|打满|跑满|压垮|卡死|挂掉|挂了",
+)
+"""What states a cause, a discovery or a verdict: in a clause that is not an instruction, it is a finding."""
+EN_FINDING = (
+    r"(?<![A-Za-z])(?:caused by|causes|caused|due to|because of|because|owing to|results? from|resulted from|"
+    r"stems? from|stemmed from|attributed to|responsible for|culprit|root cause|the reason|triggered by|led to|"
+    r"leads to|is why|we found|found that|turns? out|turned out|identified|confirmed|it is clear|clearly|evidently|"
+    r"determined that|shows that|showed that|indicates that|proves|proved|we see|it appears|appears to be|"
+    r"seems to be|it seems|the problem is|the issue is|is down|was down|went down|is exhausted|was exhausted|"
+    r"has failed|had failed|is failing|is broken|is unavailable|was unavailable|is overloaded|is saturated|"
+    r"crashed|is leaking|is stuck|timed out|is degraded|are exhausted|were exhausted|is full|is maxed|probably|likely|"
+    r"most likely|possibly|presumably|apparently|seemingly|looks like|looks|seems|appears)(?![A-Za-z])"
+)
+EN_DECLARATIVE = (
+    r"(?<![A-Za-z])(?:is|are|was|were|has|have|had|shows?|showed|looks?|seems?|appears?|remains?|hit|reached|ran|failed"
+    r"|fails|lags?|lagged|spiked|dropped|rose|fell|went|became|got|exceeded|exceeds|returned|returns|reports?|reported"
+    r"|throws?|threw|logs?|logged|contains?|holds?|held|stays?|stayed|isn't|aren't|wasn't|weren't|hasn't|haven't)"
+    r"(?![A-Za-z])"
+)
+"""A finite verb of a statement: in a clause that is no instruction, question or condition, it states a finding."""
+ZH_STATE_WORD = _either(
+    "耗尽|宕机|挂了|挂掉|不可用|异常|故障|满了|打满|阻塞|死锁|泄漏|泄露|过载|崩溃|报错|失败|超时|中断|堵塞|卡住|雪崩|抖动|击穿",
+    "存在|出现|有大量|积压|达到|超过|低于|高于|延迟|滞后|不通|无法连接|连不上|拒绝|正常|一切正常|健康|没问题|无异常|成功|偏高|偏低",
+    "飙升|下降|上升|增加了|减少了|激增|骤降|堆积|排队|告警|报警|变慢|很慢|慢了",
+)
+SPEAKER = (
+    r"^(?:我们|我|本助手|助手|这个助手|SuperBiz[\w ]{0,12}?|superbiz[\w ]{0,12}?)\s*(?:也|还|都|只|仅|主要)?\s*"
+    r"(?:可以|能够|能|会|将|可|不会|不能|无法|是|支持|负责|擅长|帮|为你|为您|只读|专注)"
+    r"|^(?:I|we|this assistant|the assistant|superbiz)(?:'m| am|'re| are)?\s+(?:also\s+|only\s+|mainly\s+)?"
+    r"(?:(?:only|also|mainly|just|always|never|usually)\s+)?(?:can|could|will|won't|cannot|can't|do not|don't|never|am"
+    r"|help|support|a|an|the|your|here|happy|glad|report|answer|use|work|look|query|check|read|search|cite|give"
+    r"|provide|return|explain|summarize|summarise|stick|rely|only)\b"
+    r"|^(?:你|您|you)\s*(?:可以|能|可|也可以|can|could|may|might)"
+)
+"""A sentence about the assistant itself or what the user may do: no finding about the user's systems."""
+GREETING = (
+    r"^(?:你好|您好|嗨|哈喽|欢迎|谢谢|感谢|(?:hi|hello|hey|welcome|thanks|thank you|good (?:morning|afternoon|evening))"
+    r"(?![A-Za-z]))"
+)

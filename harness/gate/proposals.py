@@ -1,0 +1,143 @@
+"""The proposal rule (§10.2: the Harness decides): a proposal that does not wait for a human must only read.
+
+An action or recommendation with ``requires_human_confirmation: false`` passes only when it is recognisably
+read-only (default-deny), judged clause by clause (:mod:`harness.gate.clauses`) over the whole proposal:
+
+- a command or SQL statement in it that writes (:mod:`harness.gate.commands`) makes it a side effect, unless the
+  proposal only names it (检查 ``kubectl rollout undo`` 是否执行过, the UPDATE statements that hold locks);
+- a clause led by a side-effect verb, or by 将/把/给/为 and one (将 order-service 降级, 为订单发起退款), is one: an
+  action applied to the query itself (扩大查询时间范围, widen the time range) is not;
+- a clause that starts a step (the first, one after a condition, one after 然后/再/并/后立即/then/and <verb>) must be
+  led by an investigative verb, a question to decide (是否需要扩容？), a prohibition (不要直接修改…) or a command
+  that reads; anything else there is not recognisably read-only;
+- a clause that only continues a step (its object, an aside in parentheses, a purpose, a state) passes, unless it
+  is led by a phrase of the operator's own deny list (``harness.actions.confirmation-patterns``);
+- and at least one clause must be an instruction to look or decide.
+
+A system answer is held to the first two and the deny list only (:func:`mutating_part`): it is no proposal, so it
+need not be an instruction.
+"""
+
+from __future__ import annotations
+
+import re
+
+from harness.gate.clauses import Clause, Lead, clauses, judge
+from harness.gate.commands import Command, commands
+from harness.gate.leads import side_effect_word
+from harness.gate.policy import ClaimPolicy
+from harness.gate.text import normal
+
+_ON_THE_QUERY = re.compile(
+    r"^\S{0,4}?\s*(?:查询|检索|搜索|日志|指标)?的?\s*(?:时间范围|时间窗口|范围|窗口|时间段|关键词|关键字|筛选条件|过滤条件|查询条件|采样)"
+    r"|^\s*(?:the\s+)?(?:query|search|time|lookback|log|sampling)\s*(?:window|range|scope|period|span|filter|interval)",
+    re.IGNORECASE,
+)
+_NAMED_AFTER = re.compile(
+    r"^[\s`'\"」”)]*(?:是否|有没有|有无|的(?:记录|历史|输出|日志|结果|执行|情况|语句|操作)|记录|历史|语句|操作记录|命令是否|"
+    r"history|was run|ran|has been|had been|statements?|output|log)",
+    re.IGNORECASE,
+)
+_NAMED_BEFORE = re.compile(
+    r"(?:是否|有没有|有无|历史上|之前|曾经|whether|if|who ran|history of|之前执行的)\s*[`'\"「“]?\s*$"
+)
+_SPEAKER = re.compile(
+    r"^(?:我们|我|你们|你|您|本助手|助手|I|we|you)\s*(?:也|还|都)?\s*(?:可以|能够|能|会|将|可|can|could|will|may|might)?\s*"
+    r"(?:帮你|帮您|为你|为您|替你|替您|帮忙|help you(?: to)?|help)?\s*",
+    re.IGNORECASE,
+)
+_READING = frozenset({Lead.INVESTIGATE, Lead.QUESTION, Lead.PROHIBIT})
+_CONTINUING = frozenset({Lead.CONDITION, Lead.ASIDE, Lead.STATE, Lead.UNKNOWN})
+
+
+def side_effect(text: str, policy: ClaimPolicy) -> str | None:
+    """What makes ``text`` a side effect (a command, a verb or the clause that is not read-only), or None."""
+    form = normal(text)
+    found = commands(form.text, form.code_spans)
+    writing = _writing_command(form.text, found)
+    if writing is not None:
+        return writing.text
+    reads = any(command.read_only for command in found)
+    for clause in clauses(form.text, tuple((command.start, command.end) for command in found)):
+        problem = _clause_problem(clause, found, policy)
+        if problem is not None:
+            return problem
+        reads = reads or clause.lead in _READING or _on_the_query(clause) or _carries_reading(clause, found)
+    return None if reads else form.text.strip()[:40]
+
+
+def mutating_part(text: str, policy: ClaimPolicy) -> str | None:
+    """The first command, verb or configured pattern of ``text`` that acts, or None (a system answer's check)."""
+    form = normal(text)
+    found = commands(form.text, form.code_spans)
+    writing = _writing_command(form.text, found)
+    if writing is not None:
+        return writing.text
+    for clause in clauses(form.text, tuple((command.start, command.end) for command in found)):
+        if clause.lead is Lead.UNKNOWN:  # 我可以帮你重启…, you could restart…: what the speaker offers to do
+            clause = judge(_SPEAKER.sub("", clause.rest), starts_step=clause.starts_step)
+        if clause.lead is Lead.MUTATE and not _on_the_query(clause):
+            return clause.verb
+        if clause.lead is Lead.UNKNOWN and (word := side_effect_word(clause.rest)) is not None:
+            return word
+        if clause.lead in _CONTINUING or clause.lead is Lead.CARRY:
+            pattern = _configured(clause.rest, policy)
+            if pattern is not None:
+                return pattern
+    return None
+
+
+def _writing_command(text: str, found: list[Command]) -> Command | None:
+    for command in found:
+        named = _NAMED_AFTER.match(text[command.end : command.end + 16]) or _NAMED_BEFORE.search(
+            text[max(0, command.start - 12) : command.start]
+        )
+        if not command.read_only and not named:
+            return command
+    return None
+
+
+def _clause_problem(clause: Clause, found: list[Command], policy: ClaimPolicy) -> str | None:
+    lead = clause.lead
+    if _on_the_query(clause):
+        return None
+    configured = _configured(clause.rest, policy)
+    if configured is not None:
+        return configured
+    if lead is Lead.MUTATE:
+        return clause.verb
+    if lead is Lead.CARRY:
+        if _holds_command(clause, found):
+            return None
+        carried = judge(clause.rest[len(clause.verb) :], starts_step=True)
+        if carried.lead is Lead.INVESTIGATE:
+            return None
+        return carried.verb if carried.lead is Lead.MUTATE else clause.verb
+    if lead in _READING:
+        return None
+    if clause.starts_step and not clause.aside and lead is Lead.UNKNOWN and not _holds_command(clause, found):
+        return side_effect_word(clause.rest) or clause.rest[:40] or clause.text[:40]
+    return None
+
+
+def _on_the_query(clause: Clause) -> bool:
+    """扩大查询时间范围, widen the time range: an action on the investigation itself."""
+    if clause.lead is not Lead.MUTATE:
+        return False
+    return bool(_ON_THE_QUERY.match(clause.rest[len(clause.verb) :]))
+
+
+def _carries_reading(clause: Clause, found: list[Command]) -> bool:
+    return clause.lead is Lead.CARRY and (
+        _holds_command(clause, found) or judge(clause.rest[len(clause.verb) :]).lead is Lead.INVESTIGATE
+    )
+
+
+def _holds_command(clause: Clause, found: list[Command]) -> bool:
+    return any(clause.start <= command.start < clause.end for command in found)
+
+
+def _configured(text: str, policy: ClaimPolicy) -> str | None:
+    """The operator's side-effect pattern that leads ``text`` (a clause's verb position), if any."""
+    found = next((match for pattern in policy.confirmation_patterns if (match := pattern.match(text))), None)
+    return found.group() if found is not None else None
