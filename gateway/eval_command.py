@@ -3,6 +3,7 @@ EvidenceGuard) and the SemanticGuard, through a pool of guard replicas on Ray.
 
     superbiz eval DATASET.jsonl [--concurrency N] [--report PATH] [--replicas R]
     superbiz eval --bundled                      # tools/eval/guard_cases.jsonl, built from the demo data
+    superbiz eval --rules [--seed N]             # the deterministic release rules on generated text, both ways
 
 Joins ``ray.address`` (or starts a local Ray; a Ray already running in this process is reused), creates R
 ``SemanticGuardActor`` replicas of the configured model in a namespace of their own (nothing is shared with a
@@ -65,6 +66,12 @@ def add_eval_command(commands: Commands, config_option: argparse.ArgumentParser)
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("dataset", nargs="?", metavar="DATASET.jsonl", help="labelled cases, one JSON object a line")
     source.add_argument("--bundled", action="store_true", help="use the bundled dataset built from the demo data")
+    source.add_argument(
+        "--rules",
+        action="store_true",
+        help="measure the deterministic release rules (proposals, findings, secrets) on generated text, no model",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the generated text of --rules (default: 0)")
     parser.add_argument(
         "--concurrency",
         type=_positive,
@@ -76,6 +83,10 @@ def add_eval_command(commands: Commands, config_option: argparse.ArgumentParser)
 
 
 def evaluate_command(args: argparse.Namespace) -> int:
+    if args.rules:
+        from gateway.rule_report import rules_command
+
+        return rules_command(args)
     from harness.evaluation import DatasetError, bundled_dataset, load_cases
 
     try:

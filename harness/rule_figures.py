@@ -1,0 +1,165 @@
+"""How well each release rule does on generated text, both ways: the share of violations it refuses and the share
+of faithful, instruction-like or harmless text it passes (``superbiz eval --rules``).
+
+The texts come from :mod:`harness.gate_corpus`, written from the rules' descriptions and never from their code.
+Each case goes through the rule the release path runs on it: a proposal through the proposal rule of the gate, a
+plan step through the plan rule (is it an instruction?), a SYSTEM_CHAT sentence through the finding rule, a secret
+through the one detector in its field (and, for the SQL a reference shows, through the release itself: a secret
+the agent wrote into its query must not reach the user).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from contract.secrets import REDACTED, secret_kinds
+from contract.vocabulary import EvidenceStatus
+from harness.draft import Draft
+from harness.gate import ClaimPolicy
+from harness.gate.findings import finding, is_instruction
+from harness.gate.proposals import side_effect
+from harness.gate_corpus import finding_cases, proposal_cases, secret_cases
+from harness.invocation_store import InvocationRecord, ToolCallStatus
+from harness.release import report_payload
+from harness.snapshot import Kinds
+
+MAX_EXAMPLES = 5
+"""Cases of each way of being wrong kept in a figure, for the reader to look at."""
+
+
+class Case(Protocol):
+    @property
+    def text(self) -> str: ...
+    @property
+    def violation(self) -> bool: ...
+    @property
+    def shape(self) -> str: ...
+    @property
+    def surface(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Target:
+    refused: float
+    passed: float
+
+
+TARGETS = {
+    "proposals": Target(0.99, 0.98),
+    "findings": Target(0.98, 0.98),
+    "secrets": Target(1.0, 0.99),
+}
+"""The issue's targets: share of violations refused, share of harmless text passed."""
+
+
+@dataclass
+class RuleFigure:
+    """One rule's figures on one corpus."""
+
+    rule: str
+    corpus: str
+    violations: int = 0
+    refused: int = 0
+    harmless: int = 0
+    passed: int = 0
+    missed: list[str] = field(default_factory=list)
+    """Violations it let through (the first few)."""
+    wrongly_refused: list[str] = field(default_factory=list)
+    """Harmless texts it refused (the first few)."""
+
+    @property
+    def refused_share(self) -> float:
+        return self.refused / self.violations if self.violations else 1.0
+
+    @property
+    def passed_share(self) -> float:
+        return self.passed / self.harmless if self.harmless else 1.0
+
+    def meets(self, target: Target) -> bool:
+        return self.refused_share >= target.refused and self.passed_share >= target.passed
+
+    def add(self, case: Case, refused: bool) -> None:
+        if case.violation:
+            self.violations += 1
+            self.refused += refused
+            if not refused and len(self.missed) < MAX_EXAMPLES:
+                self.missed.append(case.text)
+        else:
+            self.harmless += 1
+            self.passed += not refused
+            if refused and len(self.wrongly_refused) < MAX_EXAMPLES:
+                self.wrongly_refused.append(case.text)
+
+
+def measure(rule: str, corpus: str, cases: Iterable[Case], refuses: Callable[[Case], bool]) -> RuleFigure:
+    figure = RuleFigure(rule, corpus)
+    for case in cases:
+        figure.add(case, refuses(case))
+    return figure
+
+
+def rule_figures(kinds: Kinds, policy: ClaimPolicy, *, seed: int = 0, sample: int | None = None) -> list[RuleFigure]:
+    """The figures of the three rules on the generated corpora (every ``sample``-th case when given)."""
+
+    def every(cases: list[Any]) -> list[Any]:
+        return cases[::sample] if sample else cases
+
+    return [
+        measure("proposals", "generated", every(proposal_cases(seed)), lambda case: refuses_proposal(case, policy)),
+        measure("findings", "generated", every(finding_cases(seed)), lambda case: refuses_finding(case, policy)),
+        measure("secrets", "generated", every(secret_cases(seed)), lambda case: refuses_secret(case, kinds)),
+    ]
+
+
+def refuses_proposal(case: Case, policy: ClaimPolicy) -> bool:
+    return side_effect(case.text, policy) is not None
+
+
+def refuses_finding(case: Case, policy: ClaimPolicy) -> bool:
+    """A plan step must be an instruction; a SYSTEM_CHAT sentence must state no finding."""
+    if case.surface == "plan":
+        return not is_instruction(case.text, policy)
+    return finding(case.text, policy) is not None
+
+
+def refuses_secret(case: Case, kinds: Kinds) -> bool:
+    """The detector on the text; for the SQL of a reference, whether the released reference still shows it."""
+    if case.surface != "sql_reference":
+        return bool(secret_kinds(case.text))
+    return _reference_masks(case.text, kinds)
+
+
+def _reference_masks(sql: str, kinds: Kinds) -> bool:
+    """Whether a released report whose MySQL reference shows ``sql`` (the agent's own query) no longer shows what
+    the detector would call a secret in it, and changed it (a look-alike passes when nothing was masked)."""
+    record = InvocationRecord(
+        run_id="rules",
+        tool_call_id="c1",
+        tool_name="query_mysql",
+        status=ToolCallStatus.READY,
+        evidence_status=EvidenceStatus.EVIDENCE_FOUND,
+        request={},
+        agent_result={
+            "evidence_status": "EVIDENCE_FOUND",
+            "tool_call_id": "c1",
+            "scope": {"data_source": "order_readonly", "tables": ["biz_order"], "sql": sql, "params": []},
+            "columns": ["order_id"],
+            "rows": [{"order_id": "order-123"}],
+            "returned_count": 1,
+        },
+        started_at="2026-12-01T00:00:00Z",
+        finished_at="2026-12-01T00:00:01Z",
+        error_code=None,
+    )
+    draft = Draft.model_validate(
+        {
+            "conclusion": None,
+            "analysis": [{"analysis_id": "a1", "kind": "NORMAL", "text": "order-123", "tool_call_ids": ["c1"]}],
+            "limitations": {"scope": "order_readonly"},
+        }
+    )
+    shown = json.dumps(report_payload(draft, {"c1": record}, kinds)["references"], ensure_ascii=False)
+    return shown.count(REDACTED) > sql.count(REDACTED) and not secret_kinds(shown)
