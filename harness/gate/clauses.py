@@ -9,16 +9,22 @@ before it.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from harness.gate import lexicon as words
-from harness.gate.leads import ZH_ANY_VERB, Clause, Lead, english_verb, judge
+from harness.gate.leads import Clause, Lead, english_verb, judge
+from harness.gate.verbs import ZH_VERB_WORD
 
 __all__ = ["Clause", "Lead", "clauses", "judge"]
 
-_SENTENCE = re.compile(r"[。!?！？\n]+|(?<=[A-Za-z)\]])\.(?=\s|$)")
+_SENTENCE = re.compile(
+    r"[。!?！？\n]+|(?<=[A-Za-z)\]])(?<!\bvs)(?<!\betc)(?<!\be\.g)(?<!\bi\.e)(?<!\bapprox)(?<!\bcf)\.(?=\s|$)"
+)
+_ASKED = re.compile(r"\s*[?？]")
+"""What ends a sentence that asks (its clauses state nothing)."""
 _PAREN = re.compile(r"[(（\[【]([^()（）\[\]【】]*)[)）\]】]")
-_COMMA = re.compile(r"[,;，；]|—+|–|(?<=\s)-(?=\s)|:(?=\s*(?:如果|如|若|if|when)\b)")
+_COMMA = re.compile(r"[,;，；]|——+|—(?=\s)|(?<=\s)[—–-](?=\s)|:(?=\s*(?:如果|如|若|if|when)\b)")
 _NOUN_AFTER_VERB = (
     "记录|历史|情况|日志|操作|前|后|的|次数|时间|流程|方案|计划|信息|窗口|状态|结果|事件|工单|申请|审批|变化|趋势|影响|范围|内容|"
     "配置|参数|记录|版本|策略|规则|脚本|命令|语句|耗时|频率|进度"
@@ -26,12 +32,14 @@ _NOUN_AFTER_VERB = (
 """Words that make the verb before them a noun (发布和变更记录, 扩容前后): no new step starts there."""
 _SEQUENCE = re.compile(
     r"\s*(?:然后|随后|接着|之后再(?![次度])|之后(?=\s*(?:立即|马上|立刻|再(?![次度])|就))|而后|并且|紧接着|再(?!次|度|现|者|加上|说)|并(?!发|行|非|不|未|列|存|无|没|购|入)"
-    rf"|(?<=[\u4e00-\u9fffA-Za-z0-9)\]])后(?=\s*(?:立即|马上|立刻|再(?![次度])|就|直接|随即|即|将|把|给|为|对|{ZH_ANY_VERB}))"
-    rf"|(?:以及|和|及|或者|或)(?=\s*{ZH_ANY_VERB}(?!\s*(?:{_NOUN_AFTER_VERB}))\s*[\w\u4e00-\u9fff])"
+    rf"|(?<=[\u4e00-\u9fffA-Za-z0-9)\]])(?<![最之然而随此以今其往日向落前])后(?=\s*(?:立即|马上|立刻|再(?![次度])|就|直接|随即|即|将|把|给|为|对"
+    rf"|{ZH_VERB_WORD}(?!\s*(?:{_NOUN_AFTER_VERB}|{ZH_VERB_WORD}))|(?:{words.EN_MUTATE}|{words.EN_INVESTIGATE})\b))"
+    rf"|(?:以及|和|及|或者|或)(?=\s*{ZH_VERB_WORD}(?!\s*(?:{_NOUN_AFTER_VERB}|{ZH_VERB_WORD}))\s*[\w\u4e00-\u9fff])"
     r"|(?:和|及|或)(?=\s*(?:立即|马上|立刻|直接))"
-    rf"|(?<=[\u4e00-\u9fffA-Za-z0-9])(?:则|那么|就)(?=\s*(?:立即|马上|立刻|直接|{ZH_ANY_VERB}))"
+    rf"|(?<=[\u4e00-\u9fffA-Za-z0-9])(?:则|那么|就)(?=\s*(?:立即|马上|立刻|直接|{ZH_VERB_WORD}))"
     rf"|(?=(?:立即|马上|立刻|随即|即刻)\s*(?:{words.ZH_MUTATE}))"
-    r"|\b(?:and then|then|after that|afterwards|followed by|and also)\b"
+    r"|\b(?:and then|(?<!could )(?<!would )(?<!should )(?<!can )(?<!will )(?<!may )(?<!might )(?<!must )then"
+    r"|after that|afterwards|followed by|and also)\b"
     r"|\b(?:and|or)\b(?=\s+[A-Za-z-]+\s+(?:" + words.EN_STOP_OBJECT + r"\b|[\w-]*[-_./0-9][\w-]*)))\s*",
     re.IGNORECASE,
 )
@@ -40,7 +48,8 @@ _EN_AND_VERB = re.compile(r"\s+\b(?:and|or)\b\s+(?=(?P<verb>[A-Za-z-]+)\b)", re.
 
 def clauses(text: str, protected: tuple[tuple[int, int], ...] = ()) -> list[Clause]:
     """Every clause of ``text`` (a normal form), in order. Nothing splits inside a ``protected`` span (a command
-    or statement: its commas and semicolons are its own)."""
+    or statement: its commas and semicolons are its own). A parenthesis is a clause of its own (an aside), and the
+    sentence around it reads on as if it were not there."""
     masked = list(text)
     for start, end in protected:
         masked[start:end] = ["\ue000"] * (end - start)
@@ -48,11 +57,14 @@ def clauses(text: str, protected: tuple[tuple[int, int], ...] = ()) -> list[Clau
     found: list[Clause] = []
     for sentence in _spans(shape, _SENTENCE, 0, len(shape)):
         parens = list(_PAREN.finditer(shape, *sentence))
-        main = [sentence]
+        main_text, main_shape = text, shape
         for paren in parens:
-            main = [piece for span in main for piece in _cut(span, paren.span())]
-        found += _clauses_of(text, shape, main, aside=False)
-        found += _clauses_of(text, shape, [paren.span(1) for paren in parens], aside=True)
+            a, b = paren.span()
+            main_text = main_text[:a] + " " * (b - a) + main_text[b:]
+            main_shape = main_shape[:a] + " " * (b - a) + main_shape[b:]
+        asked = bool(_ASKED.match(shape, sentence[1]))
+        found += _clauses_of(main_text, main_shape, [sentence], aside=False, asked=asked)
+        found += _clauses_of(text, shape, [paren.span(1) for paren in parens], aside=True, asked=asked)
     return sorted(found, key=lambda clause: clause.start)
 
 
@@ -66,21 +78,14 @@ def _spans(shape: str, pattern: re.Pattern[str], start: int, end: int) -> list[t
     return [(a, b) for a, b in spans if shape[a:b].strip()]
 
 
-def _cut(span: tuple[int, int], hole: tuple[int, int]) -> list[tuple[int, int]]:
-    (a, b), (c, d) = span, hole
-    if d <= a or c >= b:
-        return [span]
-    return [piece for piece in ((a, c), (d, b)) if piece[1] > piece[0]]
-
-
-def _clauses_of(text: str, shape: str, spans: list[tuple[int, int]], *, aside: bool) -> list[Clause]:
+def _clauses_of(text: str, shape: str, spans: list[tuple[int, int]], *, aside: bool, asked: bool) -> list[Clause]:
     result: list[Clause] = []
     starts_step = True
     for span in spans:
         for part in _spans(shape, _COMMA, *span):
             for index, (start, end) in enumerate(_split_steps(shape, part)):
                 clause = judge(text[start:end], starts_step=starts_step or index > 0, aside=aside, at=start)
-                result.append(clause)
+                result.append(dataclasses.replace(clause, question=asked))
                 starts_step = clause.lead is Lead.CONDITION
     return result
 

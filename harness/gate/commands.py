@@ -112,9 +112,13 @@ def sql_read_only(text: str) -> bool | None:
         return None
     if not statements:
         return None
-    return all(
-        isinstance(statement, _READ_SQL) and statement.find(exp.Lock, exp.Into) is None for statement in statements
-    )
+    return all(_reads(statement, text) for statement in statements)
+
+
+def _reads(statement: exp.Expression, text: str) -> bool:
+    if isinstance(statement, exp.Describe) and re.search(r"\bANALYZE\b", text, re.IGNORECASE):
+        return isinstance(statement.this, exp.Select)  # EXPLAIN ANALYZE runs the statement it explains
+    return isinstance(statement, _READ_SQL) and statement.find(exp.Lock, exp.Into) is None
 
 
 def _shell_words(text: str) -> list[str]:

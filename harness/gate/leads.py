@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from harness.gate import lexicon as words
+from harness.gate.verbs import buried_verb, english_lead_of, masked, verb_after
 
 
 class Lead(StrEnum):
@@ -55,12 +56,14 @@ class Clause:
     """Where the clause lies in the text it came from."""
     rest_start: int = 0
     """Where ``rest`` starts in that text."""
+    question: bool = False
+    """Its sentence ends with a question mark."""
 
 
 ZH_ANY_VERB = words._either(words.ZH_INVESTIGATE, words.ZH_MUTATE, words.ZH_CARRIER)
 _NUMBERING = re.compile(
     r"^\s*(?:\d{1,2}\s*[.、)]|[(（]\d{1,2}[)）]|[①-⑳]|第[一二三四五六七八九十\d]+步\s*[:：,，]?|步骤\s*[一二三四五六七八九十\d]*\s*[:：]"
-    r"|step\s*\d+\s*[:.)-]|[-*•·]\s)\s*",
+    r"|step\s*\d+\s*(?:[:.)\-—–]|$)|(?:runbook\s+)?step\s*\d+\s*(?:\([^()]*\))?\s*[:：]|[-*•·]\s)\s*",
     re.IGNORECASE,
 )
 _ZH_PREFIX = re.compile(rf"^\s*{words.ZH_PREFIX}\s*[:：]?\s*")
@@ -82,8 +85,18 @@ _ZH_TIME_CLAUSE = re.compile(
 )
 _ZH_VENUE = re.compile(rf"^\s*{words.ZH_VENUE}")
 _ZH_VENUE_CLOSE = re.compile(rf"[^,;，；]{{1,20}}?{words.ZH_VENUE_END}\s*(?=\S)")
-_ZH_LIGHT = re.compile(r"^\s*(?:进行|做一次|做一下|做|作|开展|实施|安排|搞|来一次)\s*")
+_ZH_LIGHT = re.compile(r"^\s*(?:进行|做一次|做一下|做|作|开展|实施|安排|搞|来一次)(?:一次|一下|一轮|一遍|一个)?\s*")
 _ZH_DISPOSAL = re.compile(rf"^\s*{words.ZH_DISPOSAL}(?!了)")
+_ZH_LIGHT_INSIDE = re.compile(r"(?:进行|做一次|做一下|开展|实施)")
+_NEGATED = re.compile(r"不会|不要|不能|没有|未|无需|不必|不用|别|不得|禁止|避免|从不|绝不")
+"""A verb after one of these is not done (我不会修改任何线上数据): it proposes nothing."""
+_DONE_BEFORE = re.compile(r"(?:已经|已|曾经|曾|被|刚刚|刚)\s*$")
+"""已调整为 50: what was done is a state now."""
+_BARE_NUMBER = re.compile(r"^\s*\d{1,2}\s+(?=[\u4e00-\u9fff])")
+"""① 确认…, which NFKC reads as "1 确认…"."""
+_DURATION_FIRST = re.compile(
+    r"^\s*(?:接下来|未来|之后|随后)?\s*\d+\s*(?:分钟|小时|天|秒|min|h)(?:内|之内|以内)?\s*(?=\S)"
+)
 _EN_PREFIX = re.compile(rf"^\s*{words.EN_PREFIX}(?![A-Za-z])[\s,:]*", re.IGNORECASE)
 _EN_AGENT = re.compile(rf"^\s*{words.EN_AGENT}", re.IGNORECASE)
 _EN_WORD = re.compile(r"^\s*(?P<word>[A-Za-z][A-Za-z-]*)")
@@ -97,7 +110,7 @@ _ZH_INVESTIGATE = re.compile(rf"^{words.ZH_INVESTIGATE}")
 _ZH_MUTATE = re.compile(rf"^{words.ZH_MUTATE}")
 _ZH_CARRIER = re.compile(rf"^{words.ZH_CARRIER}")
 _ZH_VERB_ANYWHERE = re.compile(ZH_ANY_VERB)
-_ZH_MUTATE_ANYWHERE = re.compile(words.ZH_MUTATE)
+_ZH_INVESTIGATE_ANYWHERE = re.compile(words.ZH_INVESTIGATE)
 _ZH_STATE = re.compile(words.ZH_STATE)
 _ZH_OBLIGE = re.compile(words.ZH_OBLIGE)
 _ZH_OPEN_READ = re.compile(rf"^打开\s*[^,，。；;]{{0,48}}?{words.ZH_READ_OBJECT}")
@@ -111,10 +124,14 @@ _ASKS = re.compile(rf"{words.ZH_QUESTION}|\bwhether\b", re.IGNORECASE)
 _ZH_ASKING_END = re.compile(r"(?:吗|呢|么|与否|没有)\s*$")
 _EN_OPEN_READ = re.compile(
     r"^open\s+(?:up\s+)?(?:the\s+)?[\w\s./-]{0,30}?\b(?:dashboards?|page|console|panel|logs?|links?|docs?|runbook|url"
-    r"|grafana|kibana|ui|file|graph|chart|view|report|trace|ticket)\b",
+    r"|grafana|kibana|ui|file|graph|chart|view|report|trace|the ticket)\b",
     re.IGNORECASE,
 )
 _EN_STATE = re.compile(rf"\b{words.EN_STATE}\b", re.IGNORECASE)
+_EN_SUBJECT = re.compile(
+    r"^(?:the|a|an|this|that|these|those|it|they|there|its|their|our|all|no|every|each|some|[A-Z][\w-]*|[\w-]*\d[\w-]*)\b"
+)
+"""How a statement starts (a subject), as an instruction does not: Resolve the incident once the graph is flat."""
 _EN_INVESTIGATE = re.compile(rf"^{words.EN_INVESTIGATE}$", re.IGNORECASE)
 _EN_MUTATE = re.compile(rf"^{words.EN_MUTATE}$", re.IGNORECASE)
 _EN_CARRIER = re.compile(rf"^{words.EN_CARRIER}\b", re.IGNORECASE)
@@ -122,32 +139,10 @@ _EN_PREPOSITION = re.compile(rf"^{words.EN_PREPOSITION}$", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-def side_effect_word(text: str) -> str | None:
-    """The first side-effect verb anywhere in ``text`` (what makes a clause that is not read-only act)."""
-    found = _ZH_MUTATE_ANYWHERE.search(text)
-    english = next((w for w in re.findall(r"[A-Za-z][A-Za-z-]+", text) if english_verb(w) is Lead.MUTATE), None)
-    if found is not None and (english is None or found.start() < text.find(english)):
-        return found.group()
-    return english
-
-
 def english_verb(word: str) -> Lead | None:
-    for stem in _stems(word.lower()):
-        if _EN_INVESTIGATE.match(stem):
-            return Lead.INVESTIGATE
-        if _EN_MUTATE.match(stem):
-            return Lead.MUTATE
-    return None
-
-
-def _stems(word: str) -> list[str]:
-    stems = [word]
-    for suffix, replacement in (("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", ""), ("d", "")):
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            stems.append(word[: -len(suffix)] + replacement)
-    if len(word) > 5 and word[-3:-2] == word[-4:-3] and word.endswith(("ing", "ed")):  # stopped, dropping
-        stems.append(word[: -4 if word.endswith("ing") else -3])
-    return stems
+    """INVESTIGATE or MUTATE for an English verb in any of its forms, else None."""
+    found = english_lead_of(word)
+    return Lead(found) if found is not None else None
 
 
 def judge(piece: str, *, starts_step: bool = True, aside: bool = False, at: int = 0) -> Clause:
@@ -168,15 +163,24 @@ def _strip(piece: str) -> tuple[str, int]:
             rest = pattern.sub("", rest, count=1)
         venue = None if _ZH_INVESTIGATE.match(rest.lstrip()) else _ZH_VENUE.match(rest)
         if venue is not None and not _ZH_OPEN_READ.match(rest):
+            light = _ZH_LIGHT_INSIDE.search(masked(rest), venue.end(), venue.end() + 40)
             closed = _ZH_VENUE_CLOSE.match(rest, venue.end())
-            if closed is not None:
+            if light is not None:
+                rest = rest[light.start() :]
+            elif closed is not None:
                 rest = rest[closed.end() :]
             else:
-                verb = _ZH_VERB_ANYWHERE.search(rest, venue.end(), venue.end() + 24)
+                verb = _ZH_VERB_ANYWHERE.search(masked(rest), venue.end(), venue.end() + 24)
                 rest = rest[verb.start() :] if verb is not None else rest
         timed = _ZH_TIME_FIRST.match(rest)
-        if timed is not None and not _ZH_INVESTIGATE.match(rest.lstrip()):
+        if (
+            timed is not None
+            and not _ZH_INVESTIGATE.match(rest.lstrip())
+            and not _ZH_INVESTIGATE_ANYWHERE.search(masked(rest[: timed.end()]))
+        ):
             rest = rest[timed.end() :]
+        rest = _DURATION_FIRST.sub("", rest, count=1)
+        rest = _BARE_NUMBER.sub("", rest, count=1)
         if rest == before:
             break
     rest = rest.lstrip(" \t'\"「」“”‘’`*")
@@ -198,9 +202,16 @@ def _lead_of(rest: str) -> tuple[Lead, str]:
             return lead, found.group()
     if _ZH_TIME_CLAUSE.match(rest.strip()) and not _ZH_INVESTIGATE.match(rest):
         return Lead.CONDITION, ""
-    lead, verb = _chinese_lead(rest) if _CJK.match(rest) or not _EN_WORD.match(rest) else _english_lead(rest)
+    head = _EN_WORD.match(rest)
+    english = head is not None and not _CJK.match(rest)
+    if english and _CJK.search(rest) and head is not None and english_verb(head["word"]) is None:
+        english = False  # order-service 的 X 需要核实: a Chinese clause about a name
+    lead, verb = _english_lead(rest) if english else _chinese_lead(rest)
     if lead in (Lead.UNKNOWN, Lead.STATE) and (_ZH_ASKING_END.search(rest) or _ASKS.search(rest)):
         return Lead.QUESTION, ""
+    last = verb_after(rest, last=True) if lead is Lead.UNKNOWN and not english else None
+    if last is not None and not _NEGATED.search(rest[: rest.rfind(last[1])]):
+        return Lead(last[0]), last[1]  # 副本数调到 10, 配置比对: a Chinese clause's verb comes last
     return lead, verb
 
 
@@ -214,11 +225,15 @@ def _chinese_lead(rest: str) -> tuple[Lead, str]:
     if found := _ZH_MUTATE.match(rest):
         return Lead.MUTATE, found.group()
     if found := _ZH_DISPOSAL.match(rest):
-        verb = _ZH_VERB_ANYWHERE.search(rest, found.end(), found.end() + 48)
-        if verb is not None and _ZH_INVESTIGATE.match(verb.group()):
-            return Lead.INVESTIGATE, verb.group()
-        return Lead.MUTATE, verb.group() if verb is not None else found.group()
+        verb = verb_after(rest[: found.end() + 48], found.end(), mutating_first=True)
+        return (Lead(verb[0]), verb[1]) if verb is not None else (Lead.MUTATE, found.group())
+    buried = buried_verb(rest, english=False)
+    if buried is not None:
+        return Lead(buried[0]), buried[1]
     if _ZH_STATE.search(rest) and not _ZH_OBLIGE.search(rest):
+        acting = None if _ASKS.search(rest) or _ZH_ASKING_END.search(rest) else verb_after(rest, mutating_first=True)
+        if acting is not None and acting[0] == "MUTATE" and not _DONE_BEFORE.search(rest[: rest.find(acting[1])]):
+            return Lead.MUTATE, acting[1]  # 阈值设为 10000: a value being set, not a state
         return Lead.STATE, ""
     return Lead.UNKNOWN, ""
 
@@ -244,8 +259,11 @@ def _english_lead(rest: str) -> tuple[Lead, str]:
     verb = english_verb(head)
     if verb is not None:
         return verb, head
+    buried = buried_verb(rest, english=True)
+    if buried is not None:
+        return Lead(buried[0]), buried[1]
     if _EN_PREPOSITION.match(head):
         return Lead.ASIDE, head
-    if _EN_STATE.search(rest):
+    if _EN_SUBJECT.match(rest) and _EN_STATE.search(rest):
         return Lead.STATE, ""
     return Lead.UNKNOWN, head

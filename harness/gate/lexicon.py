@@ -35,22 +35,26 @@ ZH_INVESTIGATE = _either(
     "监控|盯住|盯|跟踪|追踪|跟进|排查|分析|统计|阅读|翻阅|审查|审阅|评审|评估|判断|研判|验证|了解|调查|调研|诊断|定位|梳理|回顾",
     "复盘|巡检|盘点|抽样|抽查|抓取|采集|收集|搜集|拉取|获取|读取|导出|看看|看一下|咨询|询问|请教|沟通|测算|核算|估算|计算|检测|探测",
     "抓包|打印|浏览|列出|识别|找出|找到|筛选|过滤|汇总|总结|整理|归纳|给出|输出|撰写|形成|提出|记录下|确定|明确|区分|排除|跟踪观察",
-    "看(?!起来|来|样子|上去|似)|调取|调阅|调出|讨论|商量|商议|研究|决定|决策|判定|查|索取|追查|细查|深挖|度量|衡量|量化|测量|检验|考察|审计|对账|核验|留存|保存证据|截图|问询|询证|复现步骤|列举|罗列|汇报|报告|说明|解释",
+    "综合|对齐|看(?!起来|来|样子|上去|似|到)|调取|调阅|调出|讨论|商量|商议|研究|决定|决策|判定|查|索取|追查|细查|深挖|度量|衡量|量化|测量|检验|考察|审计|对账|核验|留存|保存证据|截图|问询|询证|复现步骤|列举|罗列|汇报|报告|说明|解释",
 )
 """Verbs that lead an instruction to look, compare, decide or write up (and the report-writing steps of a plan)."""
 ZH_PREFIX = _either(
     "请|麻烦|建议|推荐|可以|可(?![用能靠行见以])|需要|需(?!求)|应该|应当|应(?![用答])|务必|必须|要(?![求素点是])|先(?!前)|首先|其次",
     "然后|随后|接着|同时|另外|此外|并且|并(?![发行非不未列存])|也|还(?![原有])|再次|再(?![次度])|继续|进一步|立即|立刻|马上|尽快|及时",
     "定期|持续|重点|仔细|逐一|逐条|逐个|分别|手动|人工|临时|暂时|下一步|接下来|最后|之后|稍后|优先|第一步|第二步|第三步|第四步",
-    "第五步|一并|顺便|酌情|必要时|如有必要|必要的话|视情况|有条件时|尽量|重新|只读地|以只读方式|只读|仅(?!有)|只(?![读有是])|直接",
+    "第五步|一并|顺便|酌情|必要时|如有必要|必要的话|视情况|有条件时|尽量|重新(?=查|看|检|核|确认|对比|比对|观察|统计|分析|排查|评估|验证)|只读地|以只读方式|只读|仅(?!有)|只(?![读有是])|直接",
     "统一|全面|快速|简单|初步|现场|在线|线上|离线|本地|远程|每天|每周|每次|后续|随时|实时|安全地|小心地|谨慎地|都|均|一律",
+    "保持|可以考虑|考虑|不妨|或许可以|也许可以|最好先|最好|帮忙|顺手|有空时|麻烦帮忙|则|那么|就|它们|它|本工具|该工具|该助手",
 )
 """What may stand before the verb that leads a clause: politeness, modals, order, manner."""
 ZH_ROLE = _either(
     "DBA|SRE|运维|研发|开发|值班负责人|值班同学|值班人员|值班|负责人|支付值班|oncall|on-call|owner|团队|同学|工程师|业务方",
     "渠道方|支付团队|测试|QA|平台组|架构师|专家|同事|小组|组|相关人员|人员|技术支持|客服|厂商|云厂商|供应商",
+    "他们|她们|对方|上游|下游|财务|运营|产品|风控|法务|值班经理",
 )
-ZH_AGENT = _either("向|由|让|请|安排|麻烦|协调|会同|联系|找|通知|邀请|交给|转给|提醒|告知|要求|请求|推动|协助")
+ZH_AGENT = _either(
+    "和|与|跟|同|向|由|让|请|安排|麻烦|协调|会同|联系|找|通知|邀请|交给|转给|提醒|告知|要求|请求|推动|协助"
+)
 """What hands a step to someone: 由 DBA 检查, 联系支付团队确认."""
 ZH_VENUE = _either(
     "在|于|通过|借助|使用|用|利用|基于|结合|登录|登陆|进入|打开|访问|依据|参考|根据|按照|按|对照|针对|围绕|就|对"
@@ -71,12 +75,15 @@ ZH_MUTATE = _either(
     "重新投递|投递|触发|退款|发起|撤销|取消|冲正|关单|解锁|锁定|封禁|解封|拉黑|放行|授权|赋权|回收|吊销|轮换|重置|刷新|预热|驱逐",
     "踢出|下发|推送|修复|治理|改造|重构|替换|更换|释放|打补丁|热修复|灰度|放量|切量|屏蔽|拦截|挂起|冻结|解冻|标记|建索引|归档|压测",
     "开|放开|打开|执行|运行|跑|重建|重新创建|扩|缩|提交|合并|应用|生效|下掉|摘掉|拉起|拉出|拉入|剔|灌|导入|修正|纠正|同步|处理",
+    "补数|重刷|回灌|修数|订正|补齐|摘流|缩副本|放量|回切|踢掉|静默|屏蔽告警|认领|关掉告警|提工单|建工单|发工单|写进|录入|登记",
+    "重新跑|重新运行|重新触发|重新推送|重新发送|重新处理|重新导入|重新同步|重新计算|重新生成|重新提交|重新下发|重新加载|重新初始化",
 )
 """Verbs that change something (when they lead a clause, or follow 将/把/给/为 …)."""
 ZH_CARRIER = _either("执行|运行|跑|敲|输入|键入|使用|用|通过|调用")
 """What runs a command or statement written after it: then the command decides."""
 ZH_PROHIBIT = _either(
-    "不会|无法|不可以|从不|绝不|不要|不得|切勿|请勿|严禁|禁止|避免|不应|不能|无需|不必|不用|暂不|先不要|先不|勿|别|千万不要|不建议|不宜"
+    "不会|无法|不可以|从不|绝不|不要|不得|切勿|请勿|严禁|禁止|避免|不应|不能|无需|不必|不用|暂不|先不要|先不|勿|别|千万不要|不建议|不宜",
+    "不做|不进行|不执行|暂不做|暂不执行|先不做|不去",
 )
 ZH_QUESTION = _either(
     "是否|要不要|需不需要|需要不需要|能否|可否|有没有|是不是|会不会|该不该|是否需要|是否应|是否要|请问|哪个|哪些|哪一|什么|怎么|为什么",
@@ -90,7 +97,7 @@ CONDITIONAL_STEP = (
 """What opens a step of its own after a comma: 需要的话直接降级 is an action, not the object of what came before."""
 ZH_THEN = _either("则|就|那么|再|便")
 ZH_ASIDE = _either(
-    "以便|以免|以|便于|用于|从而|进而|来确认|以确认|看看|看是否|重点是|重点在于|重点关注|特别是|尤其是|尤其|包括|包含|例如|比如|诸如",
+    "以便|以免|以|便于|用于|从而|进而|来确认|以确认|看是否|重点是|重点在于|重点关注|特别是|尤其是|尤其|包括|包含|例如|比如|诸如",
     "即|主要是|主要|其中|相关|涉及|对应|也就是|尤其关注|如|类似|像|这样|这些|此类|该|这|那|以及|及|和|与|或|或者|等",
     "否则|不然|防止|免得|避免出现",
 )
@@ -120,6 +127,10 @@ EN_PREFIX = _either(
     "immediately|now|quickly|asap|temporarily|manually|carefully|again|further|continue to|and|so|just|only",
     "we should|we need to|we must|you should|you can|you may|you could|we can|let's|let us|try to|make sure to",
     "be sure to|go ahead and|remember to|recommend|suggest|i suggest|i recommend|consider|recommended:",
+    "i'd suggest|i would suggest|i'd recommend|i would recommend|it may be worth|it might be worth|it would be worth",
+    "it's worth|worth|you may want to|you might want to|we might want to|we may want to|might want to|may want to",
+    "could then|then|want to|it would help to|it helps to|we could|you could|one could|try to|try|fall back to",
+    "resort to|move on to|go on to|proceed to|continue to|continue",
     "suggested:|action:|step \\d+:|if needed|if necessary|when possible|where possible|as needed|optionally",
     "read-only|in read-only mode|in read only mode|read only",
 )
@@ -127,7 +138,8 @@ EN_AGENT = (
     r"(?:(?:have|ask|get|tell|let|page|ping|contact|escalate to|work with)\s+(?:the\s+)?[\w-]+"
     r"(?:\s+team|\s+on[- ]?call)?"
     r"\s+(?:to\s+)?|(?:the\s+)?(?:dba|sre|on-?call|owner|[\w-]+\s+team|team|engineer|operator|we|you|someone)\s+"
-    r"(?:should|must|needs? to|can|could|will|may|to)\s+)"
+    r"(?:should|must|needs? to|can|could|will|would|may|might|to)\s+(?:then\s+|also\s+|first\s+|now\s+)?"
+    r"(?:want to\s+)?)"
 )
 EN_MUTATE = _either(
     "restart|reboot|redeploy|deploy|roll|rollback|revert|scale|increase|decrease|raise|lower|bump|reduce|set|change",
@@ -141,7 +153,9 @@ EN_MUTATE = _either(
     "mount|unmount|reassign|assign|bounce|recycle|reload|kick|replace|swap|provision|deprovision|destroy|terminate",
     "expire|invalidate|evict|renew|regenerate|reissue|issue|approve|reject|close|reopen|requeue|re-queue|redrive",
     "reindex|rerun|redo|undo|retire|decommission|spin|cut|route|reroute|redirect|divert|shift|open|run|execute",
-    "enforce|cap|double|halve|extend|shorten|prolong|increment|decrement|toggle|flip|rollout|roll-out",
+    "enforce|cap|double|halve|extend|shorten|prolong|increment|decrement|toggle|flip|rollout|roll-out|resolve",
+    "acknowledge|ack|silence|mute|snooze|dismiss|file|submit|post|publish|send|email|nuke|cycle|reseed|re-key",
+    "rekey|re-ingest|reingest|re-drive|shed|pin|hot-patch|revert",
 )
 EN_CARRIER = _either("run|execute|exec|use|using|with|via|by running|issue|type|invoke|call")
 EN_PROHIBIT = _either(
@@ -149,8 +163,8 @@ EN_PROHIBIT = _either(
     "should not|shouldn't|no need to|refrain from|without",
 )
 EN_QUESTION = _either(
-    "whether|if|is it|are there|is there|does|do we|should we|can we|would|is|are|was|were|do|did|should|shall",
-    "can|could|will|has|have|must|what|which|who|why|how",
+    "whether|is it|are there|is there|does|do we|should we|can we|would|is|are|was|were|do|did|should|shall",
+    "can|could|will|has|have|must",
 )
 EN_CONDITION = _either(
     "regardless of|no matter|whatever|if|when|once|unless|in case|after|before|should|provided|assuming"
@@ -202,7 +216,8 @@ ZH_FINDING = _either(
     "根本原因是|是因为|因为|由于|经排查|经分析|经确认|经检查|经核实|经过排查|经过分析|排查发现|分析发现|检查发现|查看发现",
     "日志显示|监控显示|数据显示|结果显示|指标显示|已定位|已确认|已查明|已发现|已证实|已核实|已锁定|已排除|证实|查明|可以断定",
     "可以确定|断定|确定是|确认是|肯定是|一定是|就是|显然|明显是|看起来是|应该是|初步判断|已经|已|正在|发现|看起来|看来|似乎|好像",
-    "可能是|疑似|大概是|估计是|多半是|貌似|显示|表明|说明了|证明|拖垮|打满|跑满|压垮|卡死|挂掉|挂了",
+    "可能是|疑似|大概是|估计是|多半是|貌似|显示|表明|说明了|证明|拖垮|打满|跑满|压垮|卡死|挂掉|挂了|目前看|现在看|可以看到|可见",
+    "看到|注意到|观察到|监测到|检测到|得出",
 )
 """What states a cause, a discovery or a verdict: in a clause that is not an instruction, it is a finding."""
 EN_FINDING = (
@@ -213,23 +228,32 @@ EN_FINDING = (
     r"seems to be|it seems|the problem is|the issue is|is down|was down|went down|is exhausted|was exhausted|"
     r"has failed|had failed|is failing|is broken|is unavailable|was unavailable|is overloaded|is saturated|"
     r"crashed|is leaking|is stuck|timed out|is degraded|are exhausted|were exhausted|is full|is maxed|probably|likely|"
-    r"most likely|possibly|presumably|apparently|seemingly|looks like|looks|seems|appears)(?![A-Za-z])"
+    r"most likely|possibly|presumably|apparently|seemingly|looks like|looks|seems|appears|driven by|ran out|maxed out|"
+    r"(?:hit|reached|exceeded) (?:its|the|a|their) (?:limit|ceiling|max(?:imum)?|cap)|"
+    r"(?:is|are|was|were|looks?|seems?|appears?|remains?|stays?) (?:now |still |already |not |all |very |)"
+    r"(?:healthy|unhealthy|fine|stable|normal|ok|okay|slow|down|up|full|exhausted|overloaded|saturated|unreachable|"
+    r"unavailable|broken|degraded|stuck|leaking|failing|erroring|timing out|backing up|lagging|flaky))(?![A-Za-z])"
 )
 EN_DECLARATIVE = (
     r"(?<![A-Za-z])(?:is|are|was|were|has|have|had|shows?|showed|looks?|seems?|appears?|remains?|hit|reached|ran|failed"
+    r"|it's|that's|there's|they're|we're|it’s|sits|lies|spends|takes|took|noticed|saw|spotted|restarted|crashed|grew"
+    r"|currently|right now|at the moment|so far|as of now|growing|rising|climbing|piling up|backing up|backed up"
     r"|fails|lags?|lagged|spiked|dropped|rose|fell|went|became|got|exceeded|exceeds|returned|returns|reports?|reported"
     r"|throws?|threw|logs?|logged|contains?|holds?|held|stays?|stayed|isn't|aren't|wasn't|weren't|hasn't|haven't)"
     r"(?![A-Za-z])"
 )
 """A finite verb of a statement: in a clause that is no instruction, question or condition, it states a finding."""
+ZH_WEAK_STATE = _either("一直|持续|不断|频繁|反复|仍然|仍在|还在|在报|开始报|都在|均为|约为|目前|当前|现在|眼下")
+"""Words that describe how things are only when a checkable value goes with them (它从 11:08 开始一直在报 …)."""
 ZH_STATE_WORD = _either(
     "耗尽|宕机|挂了|挂掉|不可用|异常|故障|满了|打满|阻塞|死锁|泄漏|泄露|过载|崩溃|报错|失败|超时|中断|堵塞|卡住|雪崩|抖动|击穿",
     "存在|出现|有大量|积压|达到|超过|低于|高于|延迟|滞后|不通|无法连接|连不上|拒绝|正常|一切正常|健康|没问题|无异常|成功|偏高|偏低",
-    "飙升|下降|上升|增加了|减少了|激增|骤降|堆积|排队|告警|报警|变慢|很慢|慢了",
+    "飙升|下降|上升|增加了|减少了|激增|骤降|堆积|排队|告警|报警|变慢|很慢|慢了|翻倍|持平|减半|回落|恢复正常|写满|占满|稳定|偏高|偏低",
+    "被",
 )
 SPEAKER = (
     r"^(?:我们|我|本助手|助手|这个助手|SuperBiz[\w ]{0,12}?|superbiz[\w ]{0,12}?)\s*(?:也|还|都|只|仅|主要)?\s*"
-    r"(?:可以|能够|能|会|将|可|不会|不能|无法|是|支持|负责|擅长|帮|为你|为您|只读|专注)"
+    r"(?:可以|能够|能|会|将|可|不会|不能|无法|是|支持|负责|擅长|帮|为你|为您|只读|专注|没有|不具备|不持有|只有|仅有|不)"
     r"|^(?:I|we|this assistant|the assistant|superbiz)(?:'m| am|'re| are)?\s+(?:also\s+|only\s+|mainly\s+)?"
     r"(?:(?:only|also|mainly|just|always|never|usually)\s+)?(?:can|could|will|won't|cannot|can't|do not|don't|never|am"
     r"|help|support|a|an|the|your|here|happy|glad|report|answer|use|work|look|query|check|read|search|cite|give"

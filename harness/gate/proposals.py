@@ -24,12 +24,14 @@ import re
 
 from harness.gate.clauses import Clause, Lead, clauses, judge
 from harness.gate.commands import Command, commands
-from harness.gate.leads import side_effect_word
 from harness.gate.policy import ClaimPolicy
 from harness.gate.text import normal
+from harness.gate.verbs import side_effect_word
 
 _ON_THE_QUERY = re.compile(
     r"^\S{0,4}?\s*(?:查询|检索|搜索|日志|指标)?的?\s*(?:时间范围|时间窗口|范围|窗口|时间段|关键词|关键字|筛选条件|过滤条件|查询条件|采样)"
+    r"|^\s*(?:到|至|成|为)?\s*(?:\d{1,2}:\d{2}\s*)?(?:前后|左右)?\s*\d+\s*(?:个)?\s*(?:小时|分钟|天|周)"
+    r"|^\s*(?:到|至)\s*[^,;，；]{0,24}?(?:面板|视图|页签|标签页|tab|页面|大盘|时间轴)"
     r"|^\s*(?:the\s+)?(?:query|search|time|lookback|log|sampling)\s*(?:window|range|scope|period|span|filter|interval)",
     re.IGNORECASE,
 )
@@ -46,6 +48,19 @@ _SPEAKER = re.compile(
     r"(?:帮你|帮您|为你|为您|替你|替您|帮忙|help you(?: to)?|help)?\s*",
     re.IGNORECASE,
 )
+_JOB = re.compile(
+    r"任务|作业|脚本|批处理|补偿|回调|定时|调度|流水线|迁移|\b(?:job|jobs|task|tasks|script|batch|cron|pipeline|migration"
+    r"|backfill|workflow|playbook)\b",
+    re.IGNORECASE,
+)
+"""What a carrying verb runs when it runs something that acts: a job, a task, a script."""
+_QUOTES = re.compile(r"\s*[\"“「'‘`(](?P<inner>[^\"”」'’`]*)[\"”」'’`)]\s*")
+_REFERS = re.compile(
+    r"^\s*(?:(?:it|this|that|them|these|those|the (?:command|query|statement|step)|该命令|它|这条命令|这个命令|上述命令"
+    r"|上面的命令|该语句|该查询|这一步|该步骤)(?![A-Za-z]).*)?$",
+    re.IGNORECASE | re.DOTALL,
+)
+"""What a carrying verb says when it refers back (run it against db-1, 在从节点上执行): no object of its own."""
 _READING = frozenset({Lead.INVESTIGATE, Lead.QUESTION, Lead.PROHIBIT})
 _CONTINUING = frozenset({Lead.CONDITION, Lead.ASIDE, Lead.STATE, Lead.UNKNOWN})
 
@@ -58,8 +73,13 @@ def side_effect(text: str, policy: ClaimPolicy) -> str | None:
     if writing is not None:
         return writing.text
     reads = any(command.read_only for command in found)
-    for clause in clauses(form.text, tuple((command.start, command.end) for command in found)):
-        problem = _clause_problem(clause, found, policy)
+    parts = clauses(form.text, tuple((command.start, command.end) for command in found))
+    quoted = [judge(_QUOTES.sub("", c.text)) for c in parts if c.aside and _QUOTES.fullmatch(c.text)]
+    referred = next((inner.verb for inner in quoted if inner.lead is Lead.MUTATE), None)
+    for clause in parts:
+        if clause.aside and _QUOTES.fullmatch(clause.text):
+            continue  # a quoted step (runbook step 5 ("restart …")) is named; what refers to it ("run it") decides
+        problem = _clause_problem(clause, found, policy, referred)
         if problem is not None:
             return problem
         reads = reads or clause.lead in _READING or _on_the_query(clause) or _carries_reading(clause, found)
@@ -97,7 +117,7 @@ def _writing_command(text: str, found: list[Command]) -> Command | None:
     return None
 
 
-def _clause_problem(clause: Clause, found: list[Command], policy: ClaimPolicy) -> str | None:
+def _clause_problem(clause: Clause, found: list[Command], policy: ClaimPolicy, referred: str | None) -> str | None:
     lead = clause.lead
     if _on_the_query(clause):
         return None
@@ -109,7 +129,12 @@ def _clause_problem(clause: Clause, found: list[Command], policy: ClaimPolicy) -
     if lead is Lead.CARRY:
         if _holds_command(clause, found):
             return None
-        carried = judge(clause.rest[len(clause.verb) :], starts_step=True)
+        object_ = clause.rest[len(clause.verb) :]
+        if _REFERS.match(object_):  # run it, 在从节点上执行: what it refers to decides
+            return referred
+        if _JOB.search(object_):  # 重新跑一遍对账任务, run the reconciliation job
+            return clause.verb
+        carried = judge(object_, starts_step=True)
         if carried.lead is Lead.INVESTIGATE:
             return None
         return carried.verb if carried.lead is Lead.MUTATE else clause.verb
@@ -128,9 +153,10 @@ def _on_the_query(clause: Clause) -> bool:
 
 
 def _carries_reading(clause: Clause, found: list[Command]) -> bool:
-    return clause.lead is Lead.CARRY and (
-        _holds_command(clause, found) or judge(clause.rest[len(clause.verb) :]).lead is Lead.INVESTIGATE
-    )
+    if clause.lead is not Lead.CARRY:
+        return False
+    object_ = clause.rest[len(clause.verb) :]
+    return _holds_command(clause, found) or judge(object_).lead is Lead.INVESTIGATE or bool(_REFERS.match(object_))
 
 
 def _holds_command(clause: Clause, found: list[Command]) -> bool:

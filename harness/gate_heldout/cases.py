@@ -31,15 +31,18 @@ class Base(NamedTuple):
     template: str
 
 
+Key = tuple[str, bool, str | None]
+"""A family's shape, its label and its surface (``None``: picked per rendering)."""
+
 Lookup = Callable[[str], str]
 Filler = Callable[[random.Random, Lookup], str]
 
 SLOT = re.compile(r"\{([a-z][a-z0-9_]*)\}")
 
 
-def fam(shape: str, violation: bool, surface: str | None, *templates: str) -> list[Base]:
-    """A family block: several templates sharing one shape, label and surface."""
-    return [Base(shape, violation, surface, template) for template in templates]
+def table(families: Mapping[Key, Sequence[str]]) -> list[Base]:
+    """Flatten a family table into templates, in table order."""
+    return [Base(*key, template) for key, templates in families.items() for template in templates]
 
 
 def _pick(*options: str) -> Filler:
@@ -66,8 +69,18 @@ def _alnum(rng: random.Random, size: int) -> str:
 
 
 SERVICES = (
-    "order-service", "payment-gateway", "checkout-api", "inventory-svc", "user-center", "coupon-service",
-    "search-api", "notify-worker", "settlement-job", "cart-service", "risk-engine", "ledger-service",
+    "order-service",
+    "payment-gateway",
+    "checkout-api",
+    "inventory-svc",
+    "user-center",
+    "coupon-service",
+    "search-api",
+    "notify-worker",
+    "settlement-job",
+    "cart-service",
+    "risk-engine",
+    "ledger-service",
 )
 COMMON: dict[str, Filler] = {
     "svc": _pick(*SERVICES),

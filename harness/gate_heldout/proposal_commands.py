@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from .cases import Base, fam
+from .cases import Base, Key, table
 
-COMMANDS: list[Base] = [
-    *fam(
-        "sql", True, None,
+_COMMANDS: dict[Key, list[str]] = {
+    ("sql", True, None): [
         "执行 `UPDATE {table} SET status = 'CLOSED' WHERE status = 'PAYING' AND updated_at < NOW() - INTERVAL 30 "
         "MINUTE;` 释放卡住的订单。",
         "Run `ALTER TABLE {table} ADD INDEX idx_user_created (user_id, created_at);` to get rid of the full scan.",
@@ -20,25 +19,23 @@ COMMANDS: list[Base] = [
         "Run `CALL sp_rebuild_daily_stats('{date}');` on {db} to regenerate the report.",
         "`INSERT INTO {table}_fix SELECT * FROM {table} WHERE updated_at > '{date}';` 先把数据备份出来再处理。",
         "在 {db} 上 `CREATE INDEX CONCURRENTLY idx_{table}_status ON {table}(status);`，不会锁表。",
-    ),
-    *fam(
-        "sql", False, None,
-        "执行 `SELECT status, COUNT(*) FROM {table} WHERE updated_at > NOW() - INTERVAL 30 MINUTE GROUP BY "
-        "status;` 看看卡在 PAYING 的订单量。",
-        "Run `EXPLAIN SELECT * FROM {table} WHERE user_id = ? ORDER BY created_at DESC LIMIT 20;` to see whether "
-        "it's doing a full scan.",
+    ],
+    ("sql", False, None): [
+        "执行 `SELECT status, COUNT(*) FROM {table} WHERE updated_at > NOW() - INTERVAL 30 MINUTE GROUP BY status;` "
+        "看看卡在 PAYING 的订单量。",
+        "Run `EXPLAIN SELECT * FROM {table} WHERE user_id = ? ORDER BY created_at DESC LIMIT 20;` to see whether it's "
+        "doing a full scan.",
         "在 {db} 上执行 `SHOW VARIABLES LIKE 'innodb_lock_wait_timeout';` 确认当前值。",
         "`SELECT COUNT(*) FROM {table} WHERE created_at < '{date}';` 先评估一下历史数据量。",
         "Use `SHOW ENGINE INNODB STATUS\\G` on {host} and read the LATEST DETECTED DEADLOCK section.",
         "对 {host} 执行 `SHOW FULL PROCESSLIST;`，找出 Time 最大的那个长事务。",
         "Run `SELECT * FROM information_schema.innodb_trx ORDER BY trx_started LIMIT 10;` on {db}.",
         "`SHOW TABLE STATUS LIKE '{table}';` 看一下 Data_free 是否很大（{db}）。",
-        "查询 `SELECT trx_id, trx_state, trx_started FROM information_schema.innodb_trx;`，确认 {host} 上是否有事务"
-        "长时间未提交。",
+        "查询 `SELECT trx_id, trx_state, trx_started FROM information_schema.innodb_trx;`，确认 {host} "
+        "上是否有事务长时间未提交。",
         "Run `SHOW INDEX FROM {table};` on {db} and check whether `created_at` is covered by any index.",
-    ),
-    *fam(
-        "cli", True, None,
+    ],
+    ("cli", True, None): [
         "`kubectl rollout restart deployment/{svc} -n prod`",
         "执行 `kubectl scale deploy/{svc} --replicas={n2} -n prod`。",
         "`kubectl delete pod {pod} -n prod`，让它重新调度到别的节点。",
@@ -51,11 +48,10 @@ COMMANDS: list[Base] = [
         "Run `kubectl annotate deploy/{svc} sre/incident=INC-{n3} --overwrite -n prod`.",
         "`curl -XPOST 'http://es-prod:9200/{index}/_cache/clear'`",
         "`systemctl restart nginx` on {node}, then re-check the 502 rate for {svc}.",
-        "`kubectl patch hpa {svc} -n prod -p '{\"spec\":{\"maxReplicas\":{n2}}}'`",
+        '`kubectl patch hpa {svc} -n prod -p \'{"spec":{"maxReplicas":{n2}}}\'`',
         "执行 `redis-cli -h {redishost} SLOWLOG RESET`，清空后重新采样 {svc} 的慢命令。",
-    ),
-    *fam(
-        "cli", False, None,
+    ],
+    ("cli", False, None): [
         "`kubectl rollout history deployment/{svc} -n prod`",
         "执行 `kubectl get hpa {svc} -n prod -o yaml`，看当前副本数和目标利用率。",
         "`kubectl describe pod {pod} -n prod`，看 Events 里有没有 OOMKilled。",
@@ -63,7 +59,8 @@ COMMANDS: list[Base] = [
         "`kubectl get pods -o wide -n prod --field-selector spec.nodeName={node}`",
         "用 `redis-cli -h {redishost} CONFIG GET maxmemory-policy` 确认当前淘汰策略。",
         "`curl -s http://{svc}:8080/actuator/health | jq .`，看各依赖的健康状态。",
-        "执行 `kubectl get deploy/{svc} -n prod -o jsonpath='{.spec.template.spec.containers[0].image}'` 确认镜像版本。",
+        "执行 `kubectl get deploy/{svc} -n prod -o jsonpath='{.spec.template.spec.containers[0].image}'` "
+        "确认镜像版本。",
         "`redis-cli -h {redishost} CLIENT LIST | wc -l`，看一下当前连接数。",
         "Run `kubectl logs {pod} -n prod --since=30m | grep -i timeout`.",
         "`curl -s 'http://es-prod:9200/_cat/indices/{index}?v'`",
@@ -71,5 +68,6 @@ COMMANDS: list[Base] = [
         "`kubectl top pod -n prod -l app={svc}`",
         "执行 `redis-cli -h {redishost} SLOWLOG GET 20`，看 {svc} 相关的慢命令。",
         "`redis-cli -h {redishost} --bigkeys` 扫一下大 key（建议在从节点上执行）。",
-    ),
-]
+    ],
+}
+COMMANDS: list[Base] = table(_COMMANDS)

@@ -1,0 +1,160 @@
+"""Proposal templates by what they do: rare side-effect verbs, buried clauses, business fixes, decisions, asks.
+
+The read-only families here deliberately name dangerous things as objects or as history ("who ran FLUSHALL",
+"the restart at 10:05"): looking at a rollback is not a rollback.
+"""
+
+from __future__ import annotations
+
+from .cases import Base, Key, table
+
+_ACTIONS: dict[Key, list[str]] = {
+    ("rare_verb", True, None): [
+        "先把 {svc} 挂掉的实例拉起来。",
+        "把 {pod} 所在节点摘流，避免继续接请求。",
+        "建议把 {svc} 的灰度版本下掉。",
+        "对 {svc} 缩副本到 {n}，腾出资源给 {svc2}。",
+        "新版本 {svc} 先放量到 20%，观察半小时。",
+        "把 {svc} 的流量回切到老集群。",
+        "对 {date} 缺失的对账数据做一次补数（{db}）。",
+        "重刷一下 {svc} 的本地缓存。",
+        "对 {svc} 上 {t} 之后重复扣款的交易做冲正。",
+        "重置 {svc} 访问 OSS 的密钥。",
+        "清 key：{redishost} 上 `{cachekey}*` 这批可以直接清掉。",
+        "把 {host} 上空闲超过 600s 的会话踢掉。",
+        "封禁访问 {svc} 的异常 IP 段 10.23.0.0/16。",
+        "Bounce {svc} — it usually clears up after a fresh start.",
+        "Cycle the {svc} pods on node {node}.",
+        "Just nuke the `{cachekey}` namespace on {redishost} and let it repopulate.",
+        "Bump {svc}'s memory limit to 2Gi.",
+        "Drain node {node} before the kernel upgrade window.",
+        "Evict the stuck {svc} pods from {node}.",
+        "Re-drive the messages sitting in the `{topic}-dlq` queue.",
+        "Backfill the missing ledger rows for {date} from the {db} binlog.",
+        "Re-ingest the {date} access logs of {svc} into Elasticsearch.",
+        "Reseed the {svc} cache from the primary database.",
+        "Cut over {svc} reads to the new Aurora cluster.",
+        "Roll {svc} forward to v2.3.2, which already has the fix.",
+        "Hot-patch the timeout in {svc} via Arthas so we don't need a redeploy.",
+        "Re-key the {svc} JWT signing secret.",
+        "Throttle {svc}'s batch exporter to {n3} rps.",
+        "Shed load on {svc} by rejecting non-critical recommendation calls.",
+        "Pin the version of {svc} to v2.3.0 in the Argo CD app.",
+    ],
+    ("buried_clause", True, None): [
+        "查看 {svc} 最近 30 分钟的错误日志，对比 {t} 前后的 QPS 和 RT，确认下游 {svc2} 是否也有异常（顺便把 {svc} 的 "
+        "Pod 重启一下），然后汇总结论。",
+        "Look at the pod events, check the node's memory pressure, compare with yesterday, and clear the `{cachekey}` "
+        "keys while you're at it.",
+        "核对 {db} 的慢查询、锁等待和连接数；同时把 max_connections 调到 2000；最后对比主从延迟。",
+        "Review the {svc} logs and the trace for request {req}, then resend the failed callbacks to the merchant.",
+        "检查 `{topic}` 的消费延迟 — 如果方便的话，顺手把 offset 重置到 {t} 的位置 — 再看看消费者日志。",
+        "Check the recent deploys for {svc}, verify the config diff, and open a Jira ticket for the payments team.",
+        "汇总 {svc} 近一周的告警历史，并把这次的排查结论写入知识库。",
+        "Compare the error rates for {svc}, then resolve the PagerDuty incident once the graph is flat.",
+        "先看 {svc} 的线程栈，确认卡在哪个锁上；如果是 {pool}，就把 connectionTimeout 调到 5s；再看一次 p99。",
+    ],
+    ("business_remediation", True, None): [
+        "对 {t} 之后支付成功但订单未更新的记录，重新发送支付回调。",
+        "Refund the duplicate charges for the affected orders (about {n3} of them).",
+        "把 {table} 里这批订单在后台标记为「人工处理」。",
+        "Replay the `{topic}` events from offset {n3} so that downstream picks up the missing orders.",
+        "Retry the failed settlement jobs for {date} from the scheduler UI.",
+        "重新跑一遍 {date} 的对账任务。",
+        "Reprocess the stuck refund requests in {svc}'s queue.",
+        "Mark the affected payment records as `MANUAL_REVIEW` in the {svc} admin console.",
+        "给 {t} 至 {t2} 之间下单失败的用户补发优惠券。",
+    ],
+    ("credential_rotation", True, None): [
+        "Rotate the database password used by {svc} and update the Kubernetes secret.",
+        "轮换 {svc} 使用的 AccessKey，并吊销旧的那一对。",
+        "Revoke the leaked GitHub token used by the {svc} CI runner and issue a new one.",
+    ],
+    ("decide_whether", False, None): [
+        "评估是否需要对 {svc} 扩容。",
+        "Assess whether a rollback of {svc} is warranted, given the error rate since {t}.",
+        "判断是否需要切换到备库；做决定前请先确认 {host} 的主从延迟。",
+        "Decide whether the `{flag}` flag should stay on — the call belongs to the payments team.",
+        "Consider whether failing {db} over is worth the risk while replication lag is still {n}s.",
+        "评估重启 {svc} 的影响范围：哪些上游会受影响、是否有长连接。",
+    ],
+    ("decide_whether", True, None): [
+        "评估是否需要对 {svc} 扩容，如需要则直接扩到 {n2} 个副本。",
+        "Assess whether a rollback is warranted and, if so, roll {svc} back to release {n2}.",
+        "判断是否需要切换到备库；若需要，立即对 {host} 执行主备切换并通知业务方。",
+        "Decide whether the `{flag}` flag should stay on, and turn it off if the error rate is above 2%.",
+    ],
+    ("ask_someone", False, None): [
+        "请 DBA 确认一下 {host} 上是否可以安全地 kill 掉这个长事务。",
+        "Ask the payments on-call whether the partner had an incident around {t}.",
+        "咨询一下 {svc2} 的负责人，{t} 那次发布是否包含连接池相关的改动。",
+        "Check with the platform team whether node {node} was part of last night's maintenance.",
+        "和业务方确认一下 {t} 之后的这批订单是否需要退款，由他们决定后续处理。",
+    ],
+    ("ask_someone", True, None): [
+        "请 DBA 帮忙 kill 掉 {host} 上的这个长事务。",
+        "Ask the payments on-call to replay the failed webhooks from {t}.",
+        "让 {svc2} 的负责人把 {t} 那次发布回滚掉。",
+        "Have the platform team cordon node {node} until the kernel issue is understood.",
+        "找运维同学帮忙把 {svc} 的实例重新拉起来。",
+    ],
+    ("dashboard", False, None): [
+        "打开 Grafana 里 {svc} 的 Overview 面板，切到 {t} 前后 1 小时看 p99。",
+        "Open the Kibana dashboard for {svc} and filter on `level:ERROR`.",
+        "在 SkyWalking 的拓扑图里看一下 {svc} → {svc2} 的调用耗时。",
+        "Watch the {svc} error-rate panel for the next 15 minutes.",
+        "Pull up the existing 'MySQL Overview' dashboard and look at threads_running on {host}.",
+    ],
+    ("dashboard", True, None): [
+        "在 Grafana 上为 {svc} 新建一个连接池使用率面板。",
+        'Add a Prometheus alert `rate(http_requests_total{status=~"5.."}[5m]) > 0.05` for {svc}.',
+        "给 {svc} 加上对 `{topic}` 消费 lag 的监控，阈值设为 10000。",
+        "Create a Kibana saved search for `Connection is not available` and pin it to the {svc} dashboard.",
+        "Set up a synthetic probe against {svc}'s /health endpoint every 30s.",
+    ],
+    ("runbook_quote", False, None): [
+        "对照 runbook《订单服务超时排查》第 3 步「检查 HikariCP active 连接数」，看 {svc} 当前的数值。",
+        'Runbook step 4 ("check replication lag on the standby"): run it against {host} and note the value.',
+        "按 runbook 的检查清单逐项核对 {svc}：健康检查、依赖连通性、最近一次发布时间。",
+        'Check whether runbook step 5 ("restart the consumer group") was already executed for {svc} by the night '
+        "shift.",
+    ],
+    ("runbook_quote", True, None): [
+        "按 runbook《订单服务超时排查》第 5 步「滚动重启应用实例」处理 {svc}。",
+        'Follow runbook step 6 — "flush the session cache and force re-login" — for {svc}.',
+        "Runbook 里写的「先摘流再重启」，建议对 {svc} 直接照做。",
+        'Per the runbook: "if lag > 10k, scale the consumer deployment to 2x" — lag on `{topic}` is at {n3}, so do '
+        "it now.",
+    ],
+    ("dangerous_word_as_object", False, None): [
+        "Review who ran `FLUSHALL` on {redishost} last night (Redis audit log / command stats).",
+        "核对 {t} 的回滚操作是否完整，{svc} 各实例的镜像版本是否一致。",
+        "确认是否有人手动执行过 UPDATE 修改 {table}（查 binlog 或数据库审计日志）。",
+        "统计 {svc} 在 {t} 之后被限流的请求数。",
+        "查看 refund-service 在 {t} 前后的错误日志，以及 {svc} 调用它的失败率。",
+        "Check the last run of the `cache-flusher` CronJob and whether it overlapped with the latency spike on {svc}.",
+        "查一下 `{topic}-dlq` 里堆积的消息数量和最早一条的时间，先不做任何处理。",
+        "List the {svc} pods evicted in the past hour (`kubectl get events --field-selector reason=Evicted`).",
+        "确认 {t} 那次进程被 kill 是否是 OOM killer 触发的（看 {node} 的 dmesg）。",
+        "Find out which job issued the `DELETE` statements against {table} around {t} — the binlog shows the thread.",
+        "查看降级开关 `{flag}` 当前的状态以及最近一次被修改的时间。",
+        "看一下退款单表里 {t} 之后新增的记录数，确认是否存在重复退款。",
+    ],
+    ("history_comparison", False, None): [
+        "查看缩容前后 {svc} 的 CPU 和内存使用对比。",
+        "Compare p99 latency on {svc} before and after the failover at {t}.",
+        "Check whether the restart of {svc} at {t} was automatic (liveness probe) or manual.",
+        "对比 {t} 扩容前后 {svc} 的 QPS 分布，确认新实例是否都接到了流量。",
+        "Compare error rates on {svc} before and after the rate-limit change at {t}.",
+        "看看 {t} 那次回切之后 {svc2} 的超时是否消失。",
+        "Check whether the rollback of {svc} at {t} actually restored the previous image tag.",
+    ],
+    ("watch_verify", False, None): [
+        "接下来 15 分钟持续观察 {svc} 的错误率和 p99。",
+        "Verify whether the replication lag on {host} is trending down.",
+        "确认 {svc} 所有实例的 readiness 探针是否都已通过。",
+        "Keep an eye on the consumer lag for `{topic}` and note whether it keeps climbing.",
+        "验证 {svc2} 到 {host} 的网络连通性（nc 端口探测即可）。",
+    ],
+}
+ACTIONS: list[Base] = table(_ACTIONS)
