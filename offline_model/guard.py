@@ -26,7 +26,7 @@ Reads ``{query, draft, verified_evidence}`` and checks, in report order, stoppin
 5. the conclusion rests on existing analyses, at least one NORMAL, says only what their evidence holds, and asserts
    no confirmed cause (根因已确认 / 一定是 / root cause confirmed …) whose words that evidence does not state;
 6. actions and recommendations are bound to existing analyses; a side effect (the release gate's ``mutating_part``)
-   needs a NORMAL analysis to act on, human confirmation in an action and, unless conditional (如 / if …), every
+   needs, in an action, a NORMAL analysis to act on and human confirmation, and, unless conditional (如 / if …), every
    identifier it touches in the text or evidence of its analyses; none is written as done (已重启 …); none does
    what cited knowledge forbids (禁止 / 不要 / 不得, or a 禁止 section: the same verb, table and 全部 / 同时 / 大幅,
    unless it does the check an "在未…的情况下" names);
@@ -487,7 +487,7 @@ def _action_problem(d: _Draft, text: str, item: dict[str, Any]) -> str | None:
     effect = mutating_part(text, ClaimPolicy.default())
     if effect and "action" in item and item.get("requires_human_confirmation") is not True:
         return f"有副作用（「{effect}」），但没有标记需要人工确认"
-    if effect and set(basis) <= d.negative:
+    if effect and "action" in item and set(basis) <= d.negative:
         return "有副作用，但只基于没有匹配的查询，没有可据以行动的发现"
     if (done := _DONE.search(text)) and not _NEGATION.search(text[: done.start()]):
         return f"把建议的动作写成了已执行（「{done.group(0)}」）"
