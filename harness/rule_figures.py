@@ -19,7 +19,8 @@ from contract.secrets import REDACTED, secret_kinds
 from contract.vocabulary import EvidenceStatus
 from harness.draft import Draft
 from harness.gate import ClaimPolicy
-from harness.gate.findings import finding, is_instruction
+from harness.gate.findings import finding
+from harness.gate.plan_steps import is_instruction
 from harness.gate.proposals import side_effect
 from harness.gate_corpus import finding_cases, proposal_cases, secret_cases
 from harness.invocation_store import InvocationRecord, ToolCallStatus

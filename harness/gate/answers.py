@@ -22,9 +22,10 @@ from typing import Any
 
 from harness.gate.commands import holds_sql
 from harness.gate.evidence import evidence_of
-from harness.gate.findings import finding, is_instruction
+from harness.gate.findings import finding
 from harness.gate.grounding import ungrounded
 from harness.gate.lexicon import EXAMPLE_LABEL
+from harness.gate.plan_steps import is_instruction
 from harness.gate.policy import ClaimPolicy
 from harness.gate.proposals import mutating_part
 from harness.gate.secrets import holds_secret

@@ -20,23 +20,25 @@ __all__ = ["Clause", "Lead", "clauses", "judge"]
 
 _SENTENCE = re.compile(
     r"[。!?！？\n]+|(?<=[A-Za-z)\]])(?<!\bvs)(?<!\betc)(?<!\be\.g)(?<!\bi\.e)(?<!\bapprox)(?<!\bcf)\.(?=\s|$)"
+    r"|(?:(?<=[^\s\d;；。，,、]\d)|(?<=[^\s\d;；。，,、]\d\d)|(?<=\d{3}))\.(?=\s+(?:[A-Z]|[\u4e00-\u9fff]))"
+    r"|\s+(?=(?:step|Step|STEP)\s*\d+\s*[:：.)—–-])|(?<=\S)\s+(?=\d{1,2}\s*[)）、]\s*\S)"
 )
 _ASKED = re.compile(r"\s*[?？]")
 """What ends a sentence that asks (its clauses state nothing)."""
+_CHOICE = re.compile(r"\s*(?:还是|或者|或是|抑或|or\b)", re.IGNORECASE)
+_HEADING = re.compile(r"^(?:[A-Za-z][A-Za-z-]*(?:\s+[A-Za-z][A-Za-z-]*){0,2}|[\u4e00-\u9fff]{1,8})$")
+"""A heading that opens a sentence before a dash (**Verification** — confirm …): a label, not a step."""
+_DASH = re.compile(r"\s*(?:——+|—|–|-)\s")
 _PAREN = re.compile(r"[(（\[【]([^()（）\[\]【】]*)[)）\]】]")
-_COMMA = re.compile(r"[,;，；]|——+|—(?=\s)|(?<=\s)[—–-](?=\s)|:(?=\s*(?:如果|如|若|if|when)\b)")
-_NOUN_AFTER_VERB = (
-    "记录|历史|情况|日志|操作|前|后|的|次数|时间|流程|方案|计划|信息|窗口|状态|结果|事件|工单|申请|审批|变化|趋势|影响|范围|内容|"
-    "配置|参数|记录|版本|策略|规则|脚本|命令|语句|耗时|频率|进度"
-)
-"""Words that make the verb before them a noun (发布和变更记录, 扩容前后): no new step starts there."""
+_COMMA = re.compile(r",(?!\d{3}(?!\d))|[;，；]|——+|—(?=\s)|(?<=\s)[—–-](?=\s)|:(?=\s*(?:如果|如|若|if|when)\b)")
+_NOUN_AFTER_VERB = words.NOUN_AFTER_VERB
 _SEQUENCE = re.compile(
     r"\s*(?:然后|随后|接着|之后再(?![次度])|之后(?=\s*(?:立即|马上|立刻|再(?![次度])|就))|而后|并且|紧接着|再(?!次|度|现|者|加上|说)|并(?!发|行|非|不|未|列|存|无|没|购|入)"
-    rf"|(?<=[\u4e00-\u9fffA-Za-z0-9)\]])(?<![最之然而随此以今其往日向落前])后(?=\s*(?:立即|马上|立刻|再(?![次度])|就|直接|随即|即|将|把|给|为|对"
+    rf"|(?<=[\u4e00-\u9fffA-Za-z0-9)\]])(?<![最之然而随此以今其往日向前])后(?=\s*(?:立即|马上|立刻|再(?![次度])|就|直接|随即|即|将|把|给|为|对"
     rf"|{ZH_VERB_WORD}(?!\s*(?:{_NOUN_AFTER_VERB}|{ZH_VERB_WORD}))|(?:{words.EN_MUTATE}|{words.EN_INVESTIGATE})\b))"
     rf"|(?:以及|和|及|或者|或)(?=\s*{ZH_VERB_WORD}(?!\s*(?:{_NOUN_AFTER_VERB}|{ZH_VERB_WORD}))\s*[\w\u4e00-\u9fff])"
     r"|(?:和|及|或)(?=\s*(?:立即|马上|立刻|直接))"
-    rf"|(?<=[\u4e00-\u9fffA-Za-z0-9])(?:则|那么|就)(?=\s*(?:立即|马上|立刻|直接|{ZH_VERB_WORD}))"
+    rf"|(?<=[\u4e00-\u9fffA-Za-z0-9])(?<!上来)(?:则|那么|就)(?=\s*(?:立即|马上|立刻|直接|把|将|给|为|对|{ZH_VERB_WORD}))"
     rf"|(?=(?:立即|马上|立刻|随即|即刻)\s*(?:{words.ZH_MUTATE}))"
     r"|\b(?:and then|(?<!could )(?<!would )(?<!should )(?<!can )(?<!will )(?<!may )(?<!might )(?<!must )then"
     r"|after that|afterwards|followed by|and also)\b"
@@ -50,10 +52,11 @@ def clauses(text: str, protected: tuple[tuple[int, int], ...] = ()) -> list[Clau
     """Every clause of ``text`` (a normal form), in order. Nothing splits inside a ``protected`` span (a command
     or statement: its commas and semicolons are its own). A parenthesis is a clause of its own (an aside), and the
     sentence around it reads on as if it were not there."""
-    masked = list(text)
+    masked, blank = list(text), list(text)
     for start, end in protected:
         masked[start:end] = ["\ue000"] * (end - start)
-    shape = "".join(masked)
+        blank[start:end] = [" "] * (end - start)  # a command is judged by what it runs, not by its words
+    shape, text = "".join(masked), "".join(blank)
     found: list[Clause] = []
     for sentence in _spans(shape, _SENTENCE, 0, len(shape)):
         parens = list(_PAREN.finditer(shape, *sentence))
@@ -63,9 +66,21 @@ def clauses(text: str, protected: tuple[tuple[int, int], ...] = ()) -> list[Clau
             main_text = main_text[:a] + " " * (b - a) + main_text[b:]
             main_shape = main_shape[:a] + " " * (b - a) + main_shape[b:]
         asked = bool(_ASKED.match(shape, sentence[1]))
-        found += _clauses_of(main_text, main_shape, [sentence], aside=False, asked=asked)
-        found += _clauses_of(text, shape, [paren.span(1) for paren in parens], aside=True, asked=asked)
+        main = _clauses_of(main_text, main_shape, [sentence], aside=False)
+        if asked and main:
+            main = _asking(main)
+        found += main + _clauses_of(text, shape, [paren.span(1) for paren in parens], aside=True)
     return sorted(found, key=lambda clause: clause.start)
+
+
+def _asking(sentence: list[Clause]) -> list[Clause]:
+    """The clauses of a sentence that asks: its last one (cart-api 升高了，你想先看哪一段？), and when that offers a
+    choice, the verbless options before it (延迟、错误率，还是资源使用？)."""
+    asked = len(sentence) - 1
+    if _CHOICE.match(sentence[-1].text):
+        while asked > 0 and sentence[asked - 1].lead is Lead.UNKNOWN:
+            asked -= 1
+    return sentence[:asked] + [dataclasses.replace(clause, question=True) for clause in sentence[asked:]]
 
 
 def _spans(shape: str, pattern: re.Pattern[str], start: int, end: int) -> list[tuple[int, int]]:
@@ -78,15 +93,22 @@ def _spans(shape: str, pattern: re.Pattern[str], start: int, end: int) -> list[t
     return [(a, b) for a, b in spans if shape[a:b].strip()]
 
 
-def _clauses_of(text: str, shape: str, spans: list[tuple[int, int]], *, aside: bool, asked: bool) -> list[Clause]:
+def _clauses_of(text: str, shape: str, spans: list[tuple[int, int]], *, aside: bool) -> list[Clause]:
     result: list[Clause] = []
     starts_step = True
     for span in spans:
         for part in _spans(shape, _COMMA, *span):
             for index, (start, end) in enumerate(_split_steps(shape, part)):
                 clause = judge(text[start:end], starts_step=starts_step or index > 0, aside=aside, at=start)
-                result.append(dataclasses.replace(clause, question=asked))
-                starts_step = clause.lead is Lead.CONDITION
+                heading = (
+                    not result
+                    and clause.lead is Lead.UNKNOWN
+                    and bool(_HEADING.match(clause.text) and _DASH.match(shape, end))
+                )
+                if heading:  # **Verification** — confirm …: a label; the step starts after it
+                    clause = dataclasses.replace(clause, lead=Lead.ASIDE)
+                result.append(clause)
+                starts_step = heading or clause.lead is Lead.CONDITION
     return result
 
 

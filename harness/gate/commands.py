@@ -25,17 +25,59 @@ from harness.gate.programs import PROGRAMS, prose_command, read_only_invocation
 logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
 _PROGRAM_NAMES = "|".join(sorted(map(re.escape, PROGRAMS), key=len, reverse=True))
-_PROGRAM = re.compile(rf"(?<![\w./-])(?:{_PROGRAM_NAMES})(?![\w-])")
+_PROGRAM = re.compile(rf"(?<![\w./-])(?:{_PROGRAM_NAMES})(?:\.sh)?(?![\w-])")
 _SQL_START = re.compile(
     r"(?<![\w.])(?:SELECT|UPDATE|DELETE|INSERT|REPLACE|ALTER|DROP|CREATE|TRUNCATE|GRANT|REVOKE|KILL|SET|FLUSH|OPTIMIZE"
-    r"|RENAME|LOCK|UNLOCK|CALL|START\s+TRANSACTION|BEGIN|COMMIT|ROLLBACK|SHOW|EXPLAIN|DESCRIBE|DESC|PURGE|RESET"
+    r"|RENAME|LOCK|UNLOCK|CALL|ANALYZE|REPAIR|START\s+TRANSACTION|BEGIN|COMMIT|ROLLBACK|SHOW|EXPLAIN|DESCRIBE|DESC|PURGE|RESET"
     r"|WITH(?=\s+\w+\s+AS\s*\())\b"
 )
+_PROSE_ONLY = re.compile(
+    r"(?:DROP|ALTER|CREATE|TRUNCATE|UPDATE|DELETE|INSERT|REPLACE|SELECT|SHOW|EXPLAIN|DESCRIBE|DESC|WITH|RENAME|SET)$",
+    re.I,
+)
+"""Statements sqlglot parses in full when they are SQL: in prose, one it cannot parse is words that name it."""
 _TERMINATOR = re.compile(r"\s*(?:\\[Gg]|;)\s*$")
 """The mysql client's ``\\G`` (vertical output) or a final ``;``: how the statement ends, not part of it."""
 _ASCII_RUN = re.compile(r"[\x20-\x7e]+")
 _SHELL_BREAK = {"|", "||", "&&", ";", "&"}
 _READ_SQL = (exp.Select, exp.Show, exp.Describe)
+_ACTING_FUNCTIONS = frozenset(
+    [
+        "pg_terminate_backend",
+        "pg_cancel_backend",
+        "pg_reload_conf",
+        "pg_rotate_logfile",
+        "pg_switch_wal",
+        "pg_promote",
+        "pg_create_restore_point",
+        "pg_advisory_lock",
+        "pg_advisory_xact_lock",
+        "pg_try_advisory_lock",
+        "pg_advisory_unlock",
+        "pg_advisory_unlock_all",
+        "pg_stat_reset",
+        "pg_stat_statements_reset",
+        "pg_drop_replication_slot",
+        "pg_create_logical_replication_slot",
+        "pg_create_physical_replication_slot",
+        "pg_wal_replay_pause",
+        "pg_wal_replay_resume",
+        "pg_replication_origin_advance",
+        "set_config",
+        "setval",
+        "nextval",
+        "lo_unlink",
+        "lo_import",
+        "lo_export",
+        "dblink_exec",
+        "get_lock",
+        "release_lock",
+        "release_all_locks",
+        "sys_exec",
+        "sys_eval",
+    ]
+)
+"""Functions a SELECT can call that act (SELECT pg_terminate_backend(pid) …, SELECT setval(…)): not read-only."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +131,7 @@ def _prose_candidates(text: str) -> Iterator[tuple[int, int]]:
 def _judge(text: str, *, in_code: bool) -> bool | None:
     """True: read-only; False: a side effect (or unreadable); None: not a command at all."""
     if _SQL_START.match(text.lstrip().upper() if in_code else text.lstrip()):
-        verdict = sql_read_only(text)
+        verdict = sql_read_only(text, prose=not in_code)
         if verdict is not None:
             return verdict
     words = _shell_words(text)
@@ -101,7 +143,7 @@ def _judge(text: str, *, in_code: bool) -> bool | None:
     return all(_simple_read_only(simple) for simple in _simple_commands(words))
 
 
-def sql_read_only(text: str) -> bool | None:
+def sql_read_only(text: str, *, prose: bool = False) -> bool | None:
     """Whether ``text`` is read-only SQL (SELECT without FOR UPDATE or INTO, SHOW, DESCRIBE, EXPLAIN); None when it
     is not SQL sqlglot can read. Anything else it parses, a statement it only keeps as a command (CALL, OPTIMIZE)
     and ``FLUSH PRIVILEGES`` (read as an alias) included, is a side effect."""
@@ -112,12 +154,18 @@ def sql_read_only(text: str) -> bool | None:
         return None
     if not statements:
         return None
+    if prose and any(
+        _PROSE_ONLY.match(statement.name or "") for statement in statements if type(statement) is exp.Command
+    ):
+        return None  # the TRUNCATE/DROP audit trail: words that sqlglot only keeps as a command, not a statement
     return all(_reads(statement, text) for statement in statements)
 
 
 def _reads(statement: exp.Expression, text: str) -> bool:
     if isinstance(statement, exp.Describe) and re.search(r"\bANALYZE\b", text, re.IGNORECASE):
         return isinstance(statement.this, exp.Select)  # EXPLAIN ANALYZE runs the statement it explains
+    if any(function.name.lower() in _ACTING_FUNCTIONS for function in statement.find_all(exp.Anonymous)):
+        return False
     return isinstance(statement, _READ_SQL) and statement.find(exp.Lock, exp.Into) is None
 
 
@@ -145,7 +193,7 @@ def _simple_commands(words: list[str]) -> Iterator[list[str]]:
 
 
 def _program(word: str) -> str | None:
-    name = word.rsplit("/", 1)[-1].lower()
+    name = word.rsplit("/", 1)[-1].lower().removesuffix(".sh")
     return name if name in PROGRAMS else None
 
 

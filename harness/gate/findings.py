@@ -1,8 +1,8 @@
 """Findings judged by shape: a plan step must be an instruction, and neither a step nor a SYSTEM_CHAT sentence may
 state a finding, in any wording.
 
-The same classifier serves both (:func:`finding`, :func:`is_instruction`), clause by clause
-(:mod:`harness.gate.clauses`). A clause states a finding when
+The same classifier serves both (:func:`finding`, and :func:`harness.gate.plan_steps.is_instruction`), clause by
+clause (:mod:`harness.gate.clauses`). A clause states a finding when
 
 - it opens with a finding's label and a colon (结论：, 根因：, 定位结果：, Root cause:, Diagnosis:);
 - or, not being an instruction, a question, a prohibition or a condition, it states a cause, a discovery or a
@@ -24,8 +24,9 @@ import re
 
 from harness.gate import lexicon as words
 from harness.gate.clauses import Clause, Lead, clauses, judge
+from harness.gate.commands import commands
 from harness.gate.policy import ClaimPolicy
-from harness.gate.text import normal
+from harness.gate.text import NormalForm, normal
 from harness.gate.tokens import tokenize
 from harness.gate.verbs import masked
 
@@ -36,7 +37,7 @@ _LABEL = re.compile(
 )
 _DECLARATIVE = re.compile(words.EN_DECLARATIVE, re.IGNORECASE)
 _PERFECTIVE = re.compile(r"[\u4e00-\u9fff]了(?!解)")
-_COLON = re.compile(r"(?<!\d)[:：](?!\d)\s*(?=\S)")
+_COLON = re.compile(r"(?:(?<!\d)[:：]|[:：](?!\d))\s*(?=\S)")
 _OBJECT_BEFORE_COLON = re.compile(
     r"(?:假设|猜想|推测|可能|可能性|疑点|问题|说法|观点|hypothesis|theory|question|whether|if|claim|assumption|idea)\s*$",
     re.IGNORECASE,
@@ -69,11 +70,20 @@ _PURPOSE = re.compile(
 _LISTING = re.compile(r"^(?:例如|比如|譬如|诸如|such as|like|e\.g\.?|for example|including|包括)", re.IGNORECASE)
 """例如支付超时、连接池耗尽: kinds of problem listed, none stated (a value with them would be a claim)."""
 _GREETING = re.compile(rf"{words.GREETING}[\s~!,.:;]*", re.IGNORECASE)
-_COPULA = re.compile(r"[是为有]|\b(?:is|are|was|were|has|have|had)\b", re.IGNORECASE)
+_COPULA = re.compile(
+    r"是(?!否|不是)|为(?!了|何|什么)|(?<![所具拥没])有(?![待关没无])|\b(?:is|are|was|were|has|have|had)\b",
+    re.IGNORECASE,
+)
 _WEAK = re.compile(words.ZH_WEAK_STATE)
 _STATED_IN_OBJECT = re.compile(
-    r"已经(?![^,;，；]{0,6}的)|\b(?:is|are|was|were) (?:now |already |still )?(?:down|up|full|exhausted)\b"
+    r"已经|[\u4e00-\u9fff]了[^,;，；]{0,12}的那|那个[^,;，；]{0,24}(?:只有|一直|被|已|总是)"
+    r"|\b(?:is|are|was|were) (?:now |already |still )?(?:down|up|full|exhausted)\b"
+    r"|\b(?:that|which|who) (?:is|are|was|were|has been|have been|had been) (?:still |now |currently )?[a-z]+ing\b"
+    r"|\b(?:that|which|who) (?:stopped|started|failed|crashed|broke|hung|died|exhausted|filled|leaked)\b"
+    r"|\b(?:that|which|who) (?:keeps|kept) [a-z]+ing\b"
 )
+"""What an instruction's object states in passing (查看已经把连接池打满的 memberd, the group that stopped committing
+offsets at 23:41, 检查执行了 DDL 的那个账号): a finding presupposed, not a thing to look at."""
 _ASKING = re.compile(rf"{words.ZH_QUESTION}|\b(?:whether|if)\b", re.IGNORECASE)
 _GOES_ON = re.compile(
     r"^(?:and\s+|but\s+)?(?:say|tell|mention|note|flag|mark|state|cite|show|give|explain|point|admit|answer|ask|let"
@@ -81,27 +91,77 @@ _GOES_ON = re.compile(
     r"|^(?:也|还|并|而且|但|但是|同时)?\s*(?:会|不会|可以|能|只|仅|帮|为你|给出|提供|说明|标注|注明|引用)",
     re.IGNORECASE,
 )
-_NOT_FINDINGS = frozenset({Lead.QUESTION, Lead.PROHIBIT, Lead.CONDITION})
-_INSTRUCTING = frozenset({Lead.INVESTIGATE, Lead.QUESTION})
+_OPENER = re.compile(
+    r"^\s*(?:(?:目前|现在|当前|眼下|从[^,，;；]{1,16}?)看(?:来|起来|上去)?|看(?:来|起来|上去))(?![过])"
+)
+"""目前看 X 偏高, 从监控看 …: what is seen so far, stated (看 X 偏高 alone is an instruction)."""
+_NAME = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+(?![\w-])|(?<![\w.])v?\d+\.\d+\.\d+")
+_COMPOUND = re.compile(
+    r"(?:non|re|self|pre|post|multi|co|anti|cross|sub|semi|over|under|out|in|on|off|up|down|end|real|read|write|"
+    r"built|so|follow|set|look|check|time|well|high|low|long|short|per|x|e|t)-\w+",
+    re.IGNORECASE,
+)
+"""English compounds (read-only, on-call, real-time, follow-up): words, not names of a thing a reader could check."""
+_NOUN_NEXT = re.compile(
+    rf"\s*(?:{words.NOUN_AFTER_VERB}|数|率|链接|阈值|指标|问题|原因|场景|类|相关|处理|分布|曲线|面板|告警|报警)"
+)
+"""超时次数, 告警链接, 失败率: a state word naming a thing to look at, not stating it."""
+_ASKED_BEFORE = re.compile(rf"{words.ZH_QUESTION}|\b(?:whether|if)\b|^(?:how|why|what|where|who)\b", re.I)
+_ZH_ASKED = re.compile(words.ZH_QUESTION)
+_EN_STATED_RELATIVE = re.compile(r"\b(?:which|that|who)\s+(?:is|are|was|were|has|have|had)\b", re.IGNORECASE)
+_TO_BE_DONE = re.compile(
+    r"\b(?:is|are|was|were) to be\b|\b(?:should|must|can|could|will|may|needs? to|has to|have to) be\b"
+    r"|需要|需|应该|应当|应|有待|待|要|须|可以|可",
+    re.IGNORECASE,
+)
+"""The logs are to be checked, 锁等待情况有待查看: an instruction put in the passive, its subject no statement."""
+_PRONOUN_VERB = re.compile(r"^(?:it|they|this|that|these|those|there)\s+(?:[a-z]+ed|[a-z]+s|has|had|is|was)\b", re.I)
+"""Check the certificate: it expired at 00:00: a statement after the colon."""
+_PASSIVE_MODAL = re.compile(r"(?:需|需要|要|应|应该|待|有待|可|可以|须|必须)\s*$")
+_MEASURED = re.compile(r"\d(?:[\d.,]*)\s*(?:%|ms|毫秒|秒|MB|GB|KB|Mi|Gi|QPS|TPS|rps)(?![A-Za-z])")
+"""使用率 98%, p99 850ms: a measured value, stated."""
+_SPEAKING_INSIDE = re.compile(
+    r"(?:我|我们)\s*(?:只能|只可以|仅能|能|可以|无法|不能|没法|没有办法|拿不到|看不到|查不到)"
+    r"|\b(?:I|we)\s+(?:can|can't|cannot|could|couldn't|only|don't|do not|won't|will not)\b",
+    re.IGNORECASE,
+)
+"""超过 24 小时的指标我只能拿到 5 分钟粒度的数据: the assistant's own limits, said in the middle of a clause."""
+_CONTRAST = re.compile(r"^(?:但是|但|不过|然而|可是|只是|\bbut\b|\bhowever\b|\bthough\b|\byet\b)", re.IGNORECASE)
+_RELATIVE = re.compile(r"^(?:which|who)\b", re.IGNORECASE)
+_EVENT = re.compile(r"(?:刚才|刚刚|刚|昨晚|今早|今天|又)[^,，;；]{0,8}?[\u4e00-\u9fff](?<![苦烦等对好算])了")
+"""An event told with its time (刚才又抖了一次); 辛苦了, 久等了 are courtesy."""
+_DROPPED_SUBJECT = re.compile(r"^(?:looks|seems|appears|sounds|feels)\b", re.IGNORECASE)
+_MODIFIER = re.compile(r"[^,;，；的]{0,12}的")
+NOT_FINDINGS = frozenset({Lead.QUESTION, Lead.PROHIBIT, Lead.CONDITION})
 
 
 def finding(text: str, policy: ClaimPolicy) -> str | None:
     """The first clause of ``text`` that states a finding (its marker, or its start), or None. A clause that goes on
     from what the assistant says of itself (I only report …, and say so …) is the assistant's too."""
-    speaking = False
-    for clause in clauses(normal(text).text):
+    speaking = asking = False
+    before: Clause | None = None
+    form = normal(text)
+    for clause in clauses(form.text, commands_in(form)):
         if clause.starts_step:
-            speaking = False
+            speaking = asking = False
         if speaking and _GOES_ON.match(clause.rest):
             continue
-        marker = _finding_in(clause, policy)
+        if _CONTRAST.match(clause.rest):
+            asking = False  # …是否回滚，但 2.18.5 确实是起点: what follows 但 is said, not asked
+        if asking and not _states_a_fact(clause.rest, policy):
+            continue  # … whether a service is down, a pool is exhausted or a disk is full: still asked
+        asking = asking or bool(_ASKING.search(clause.rest))
+        if _RELATIVE.match(clause.rest) and before is not None:  # unlike X-1, which keeps restarting
+            clause = judge(f"{before.rest} {clause.rest}", aside=clause.aside)
+        before = clause
+        marker = clause_finding(clause, policy)
         if marker is not None:
             return marker
         speaking = bool(_SPEAKER.match(clause.rest) or _SPEAKER.match(clause.text)) or speaking
     return None
 
 
-def _finding_in(clause: Clause, policy: ClaimPolicy) -> str | None:
+def clause_finding(clause: Clause, policy: ClaimPolicy) -> str | None:
     """A finding of the clause itself, or of what follows a colon in it (Check the pool: it is exhausted)."""
     marker = _finding_of(clause, policy)
     colon = _COLON.search(clause.rest)
@@ -114,25 +174,14 @@ def _finding_in(clause: Clause, policy: ClaimPolicy) -> str | None:
         and not _LABELLED.match(clause.rest)
         and not _OBJECT_BEFORE_COLON.search(clause.rest[: colon.start()])
     ):
-        after = judge(clause.rest[colon.end() :], aside=clause.aside)
-        marker = _finding_of(after, policy)
-        if marker is None and after.lead not in _INSTRUCTING | _NOT_FINDINGS and _states_a_fact(after.rest, policy):
-            marker = after.rest[:20]  # Trace the request: 92% of the latency sits in risk-engine
+        marker = _finding_of(judge(clause.rest[colon.end() :], aside=clause.aside), policy)
     return marker
 
 
-def is_instruction(step: str, policy: ClaimPolicy) -> bool:
-    """Whether ``step`` is an instruction to investigate: every step it starts is led by an investigative verb or
-    a question, and no clause of it states a finding."""
-    found = [clause for clause in clauses(normal(step).text) if clause.rest]
-    if not any(clause.lead in _INSTRUCTING for clause in found):
-        return False
-    for clause in found:
-        if _finding_in(clause, policy) is not None:
-            return False
-        if clause.starts_step and not clause.aside and clause.lead not in _INSTRUCTING | _NOT_FINDINGS:
-            return False
-    return True
+def commands_in(form: NormalForm) -> tuple[tuple[int, int], ...]:
+    """Where ``form`` holds a command (its words are its own, not the clause's); a code span that names a word
+    (`Determine` the root cause) is read as prose."""
+    return tuple((command.start, command.end) for command in commands(form.text, form.code_spans))
 
 
 def _finding_of(clause: Clause, policy: ClaimPolicy) -> str | None:
@@ -145,33 +194,69 @@ def _finding_of(clause: Clause, policy: ClaimPolicy) -> str | None:
     label = _LABEL.match(clause.text) or _LABEL.match(clause.rest)
     if label is not None:
         return label.group().strip()
-    if clause.question or clause.lead in _NOT_FINDINGS:
+    if clause.question or clause.lead in NOT_FINDINGS:
         return None
+    if _DROPPED_SUBJECT.match(clause.rest):
+        return _DROPPED_SUBJECT.match(clause.rest).group()  # Looks fine., Seems to be the pool.
+    if _OPENER.match(clause.text):
+        return _OPENER.match(clause.text).group().strip()
     if clause.lead is Lead.INVESTIGATE and clause.rest.lower().startswith(clause.verb.lower()):
-        return _reported(clause)
+        return _reported(clause, policy)
     if _SPEAKER.match(clause.rest) or _SPEAKER.match(clause.text):
         return None
     if clause.lead is Lead.ASIDE and _PURPOSE.match(clause.rest):
         return None
     rest = masked(clause.rest)  # 比如《支付超时排查手册》: a title states nothing
-    strong = _FINDING.search(rest) or _STATE_WORD.search(rest)
+    strong = _FINDING.search(rest) or next(
+        (word for word in _STATE_WORD.finditer(rest) if not _names_or_asks(rest, word)), None
+    )
+    if strong is not None and (_ASKED_BEFORE.search(rest, 0, strong.start()) or _ZH_ASKED.search(rest)):
+        strong = None  # 以及是否造成流量放大, 5xx 告警是怎么计算的
     able = _ABLE.search(clause.text)
     listing = clause.lead is Lead.ASIDE and _LISTING.match(clause.rest) and not _states_a_fact(clause.rest, policy)
     if strong is not None and not (able and strong.group() in _WEAK_WITH_ABILITY) and not listing:
         return strong.group()
+    if (event := _EVENT.search(rest)) is not None and not able:
+        return event.group()  # memberd 刚才又抖了一次: an event, told
     if (configured := _configured(rest, policy)) is not None:
         return configured
-    weak = _PERFECTIVE.search(rest) or _DECLARATIVE.search(rest) or _COPULA.search(rest) or _WEAK.search(rest)
-    if weak is not None and not able and _states_a_fact(clause.rest, policy):
+    if _SPEAKING_INSIDE.search(rest):  # what the assistant can or cannot do, said mid-clause
+        return None
+    if clause.lead is Lead.INVESTIGATE and _TO_BE_DONE.search(rest):  # the logs are to be checked, 日志有待查看
+        return None
+    if _ASKED_BEFORE.search(rest) and not _EN_STATED_RELATIVE.search(rest):
+        return None  # 告警是怎么计算的, 以及是否造成流量放大: asked, not stated
+    if clause.lead is not Lead.INVESTIGATE and _MEASURED.search(rest):
+        return _MEASURED.search(rest).group()  # /data 使用率 98%
+    weak = (
+        _PERFECTIVE.search(rest)
+        or _DECLARATIVE.search(rest)
+        or _COPULA.search(rest)
+        or _WEAK.search(rest)
+        or _STATED_IN_OBJECT.search(rest)
+        or _PRONOUN_VERB.match(rest)
+    )
+    if weak is not None and not able and (_states_a_fact(clause.rest, policy) or _MEASURED.search(rest)):
         return weak.group()
     return None
 
 
-def _reported(clause: Clause) -> str | None:
+def _names_or_asks(rest: str, word: re.Match[str]) -> bool:
+    """超时次数, 告警链接, 超过 24 小时的指标 (a state word naming a thing), 需被检索 (a passive to be done)."""
+    if _NOUN_NEXT.match(rest, word.end()) or (word.start() == 0 and _MODIFIER.match(rest, word.end())):
+        return True
+    return word.group() == "被" and bool(_PASSIVE_MODAL.search(rest, 0, word.start()))
+
+
+def _reported(clause: Clause, policy: ClaimPolicy) -> str | None:
     """An investigative verb that reports what was found (确认了, 定位到, Confirmed), or whose object states a fact
     (看 RT 已经翻倍) rather than asks one (确认主库是否已宕机)."""
     after = clause.rest[len(clause.verb) :]
-    if _REPORTED.match(after) or _EN_REPORTED.match(clause.rest):
+    reported = _REPORTED.match(after)
+    if reported is not None and reported.group().strip() in (":", "："):
+        stated = _finding_of(judge(after[reported.end() :]), policy)
+        return None if _ASKING.search(after) or stated is None else stated  # Check: expiry; 确认：主库已宕机
+    if reported is not None or _EN_REPORTED.match(clause.rest):
         return clause.rest[: len(clause.verb) + 1]
     stated = _STATED_IN_OBJECT.search(after)
     if stated is not None and not _ASKING.search(after):
@@ -180,9 +265,12 @@ def _reported(clause: Clause) -> str | None:
 
 
 def _states_a_fact(text: str, policy: ClaimPolicy) -> bool:
-    """A value a reader could check: an identifier, a number or a time (what turns "is"/"了" into a claim)."""
+    """A value a reader could check: an identifier, a number, a time or a system's name (what turns "is"/"了" into a
+    claim)."""
     tokens = tokenize(text, policy.non_facts)
-    return bool(tokens.identifiers or tokens.numbers or tokens.moments)
+    if tokens.identifiers or tokens.numbers or tokens.moments:
+        return True
+    return any(not _COMPOUND.fullmatch(name.group()) for name in _NAME.finditer(text))  # bidding-core, cg-bid-match
 
 
 def _configured(text: str, policy: ClaimPolicy) -> str | None:

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from harness.gate import lexicon as words
-from harness.gate.verbs import buried_verb, english_lead_of, masked, verb_after
+from harness.gate.prefixes import COMPOUND_NOUN, ZH_OPEN_READ, strip_prefixes
+from harness.gate.verbs import buried_verb, english_lead_of, masked, mixed_verb, verb_after
 
 
 class Lead(StrEnum):
@@ -61,45 +62,20 @@ class Clause:
 
 
 ZH_ANY_VERB = words._either(words.ZH_INVESTIGATE, words.ZH_MUTATE, words.ZH_CARRIER)
-_NUMBERING = re.compile(
-    r"^\s*(?:\d{1,2}\s*[.、)]|[(（]\d{1,2}[)）]|[①-⑳]|第[一二三四五六七八九十\d]+步\s*[:：,，]?|步骤\s*[一二三四五六七八九十\d]*\s*[:：]"
-    r"|step\s*\d+\s*(?:[:.)\-—–]|$)|(?:runbook\s+)?step\s*\d+\s*(?:\([^()]*\))?\s*[:：]|[-*•·]\s)\s*",
-    re.IGNORECASE,
-)
-_ZH_PREFIX = re.compile(rf"^\s*{words.ZH_PREFIX}\s*[:：]?\s*")
-_ZH_AGENT = re.compile(
-    rf"^\s*{words.ZH_AGENT}\s*[A-Za-z0-9_\-. ]{{0,24}}?\s*[\u4e00-\u9fff]{{0,6}}?(?:{words.ZH_ROLE}\s*)+"
-    r"(?:来|去|帮忙|协助|一起|共同|同学)?\s*"
-)
-_ZH_ROLE_SUBJECT = re.compile(
-    rf"^\s*(?:[A-Za-z][A-Za-z0-9_\-.]*\s*)?(?:{words.ZH_ROLE}\s*)+(?:同学|人员)?\s*(?=[\u4e00-\u9fff])"
-)
-_ZH_TIME_FIRST = re.compile(
-    r"^\s*[^,;，；]{1,24}?(?:(?:之后|以后|之前|以前|的时候|期间)\s*(?=\S)|(?:前|后|(?<![超及同准按定暂小实随临当耗延])时)"
-    r"(?=\s*(?:先|再|请|需|须|应|务必|要|"
-    rf"必须|立即|马上|{words.ZH_INVESTIGATE})))"
-)
 _ZH_TIME_CLAUSE = re.compile(
     r"^[^,;，；]{1,30}?(?:后|之后|以后|前|之前|以前|的时候|期间|为止"
     r"|(?<![超及同准按定暂小实随临当此那平耗延限计过历适届到何有一顿旧])时)$"
 )
-_ZH_VENUE = re.compile(rf"^\s*{words.ZH_VENUE}")
-_ZH_VENUE_CLOSE = re.compile(rf"[^,;，；]{{1,20}}?{words.ZH_VENUE_END}\s*(?=\S)")
-_ZH_LIGHT = re.compile(r"^\s*(?:进行|做一次|做一下|做|作|开展|实施|安排|搞|来一次)(?:一次|一下|一轮|一遍|一个)?\s*")
+_ZH_CONDITION_END = re.compile(words.ZH_CONDITION_END)
+_DEMONSTRATIVE = re.compile(r"^(?:这些|这个|这|那些|那个|那|该|其中|此类)")
+"""What leads an object named first (那几个卡住的进程直接 kill 掉, 其中 Pending 的删掉): its last verb acts."""
+_ZH_NOMINAL_HEAD = re.compile(rf"的\s*[\u4e00-\u9fff]{{0,4}}?(?P<verb>{ZH_ANY_VERB})\s*$")
 _ZH_DISPOSAL = re.compile(rf"^\s*{words.ZH_DISPOSAL}(?!了)")
-_ZH_LIGHT_INSIDE = re.compile(r"(?:进行|做一次|做一下|开展|实施)")
 _NEGATED = re.compile(r"不会|不要|不能|没有|未|无需|不必|不用|别|不得|禁止|避免|从不|绝不")
 """A verb after one of these is not done (我不会修改任何线上数据): it proposes nothing."""
 _DONE_BEFORE = re.compile(r"(?:已经|已|曾经|曾|被|刚刚|刚)\s*$")
 """已调整为 50: what was done is a state now."""
-_BARE_NUMBER = re.compile(r"^\s*\d{1,2}\s+(?=[\u4e00-\u9fff])")
-"""① 确认…, which NFKC reads as "1 确认…"."""
-_DURATION_FIRST = re.compile(
-    r"^\s*(?:接下来|未来|之后|随后)?\s*\d+\s*(?:分钟|小时|天|秒|min|h)(?:内|之内|以内)?\s*(?=\S)"
-)
-_EN_PREFIX = re.compile(rf"^\s*{words.EN_PREFIX}(?![A-Za-z])[\s,:]*", re.IGNORECASE)
-_EN_AGENT = re.compile(rf"^\s*{words.EN_AGENT}", re.IGNORECASE)
-_EN_WORD = re.compile(r"^\s*(?P<word>[A-Za-z][A-Za-z-]*)")
+_EN_WORD = re.compile(r"^\s*(?P<word>[A-Za-z][A-Za-z-]*)(?![\w./])")
 _LEADS = (
     (Lead.PROHIBIT, re.compile(rf"^{words.ZH_PROHIBIT}|^{words.EN_PROHIBIT}\b", re.IGNORECASE)),
     (Lead.QUESTION, re.compile(rf"^{words.ZH_QUESTION}|^{words.EN_QUESTION}\b", re.IGNORECASE)),
@@ -109,15 +85,9 @@ _LEADS = (
 _ZH_INVESTIGATE = re.compile(rf"^{words.ZH_INVESTIGATE}")
 _ZH_MUTATE = re.compile(rf"^{words.ZH_MUTATE}")
 _ZH_CARRIER = re.compile(rf"^{words.ZH_CARRIER}")
-_ZH_VERB_ANYWHERE = re.compile(ZH_ANY_VERB)
-_ZH_INVESTIGATE_ANYWHERE = re.compile(words.ZH_INVESTIGATE)
 _ZH_STATE = re.compile(words.ZH_STATE)
 _ZH_OBLIGE = re.compile(words.ZH_OBLIGE)
-_ZH_OPEN_READ = re.compile(rf"^打开\s*[^,，。；;]{{0,48}}?{words.ZH_READ_OBJECT}")
 _CONDITIONAL_STEP = re.compile(words.CONDITIONAL_STEP, re.IGNORECASE)
-_LABEL = re.compile(
-    rf"^\s*(?:SQL|命令|指令|语句|command|cmd|query|shell|bash|查询|{words.INTENT_LABEL})\s*[:：]\s*", re.IGNORECASE
-)
 _EXAMPLE_LABEL = re.compile(rf"^\s*{words.EXAMPLE_LABEL}", re.IGNORECASE)
 _CHECK_LABEL = re.compile(rf"^\s*{words.CHECK_LABEL}\s*[:：]", re.IGNORECASE)
 _ASKS = re.compile(rf"{words.ZH_QUESTION}|\bwhether\b", re.IGNORECASE)
@@ -132,8 +102,6 @@ _EN_SUBJECT = re.compile(
     r"^(?:the|a|an|this|that|these|those|it|they|there|its|their|our|all|no|every|each|some|[A-Z][\w-]*|[\w-]*\d[\w-]*)\b"
 )
 """How a statement starts (a subject), as an instruction does not: Resolve the incident once the graph is flat."""
-_EN_INVESTIGATE = re.compile(rf"^{words.EN_INVESTIGATE}$", re.IGNORECASE)
-_EN_MUTATE = re.compile(rf"^{words.EN_MUTATE}$", re.IGNORECASE)
 _EN_CARRIER = re.compile(rf"^{words.EN_CARRIER}\b", re.IGNORECASE)
 _EN_PREPOSITION = re.compile(rf"^{words.EN_PREPOSITION}$", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -147,44 +115,10 @@ def english_verb(word: str) -> Lead | None:
 
 def judge(piece: str, *, starts_step: bool = True, aside: bool = False, at: int = 0) -> Clause:
     """One clause (``piece``, found at ``at``): its prefixes stripped, then what leads it."""
-    rest, offset = _strip(piece)
+    rest, offset = strip_prefixes(piece)
     lead, verb = _lead_of(rest)
     starts_step = starts_step or bool(_CONDITIONAL_STEP.match(piece))
     return Clause(piece.strip(), rest, lead, starts_step, aside, verb, at, at + len(piece), at + offset)
-
-
-def _strip(piece: str) -> tuple[str, int]:
-    rest = piece
-    for _ in range(12):
-        before = rest
-        for pattern in (_NUMBERING, _LABEL, _ZH_AGENT, _ZH_ROLE_SUBJECT, _ZH_PREFIX, _ZH_LIGHT, _EN_AGENT, _EN_PREFIX):
-            if _ZH_INVESTIGATE.match(rest.lstrip()):
-                break
-            rest = pattern.sub("", rest, count=1)
-        venue = None if _ZH_INVESTIGATE.match(rest.lstrip()) else _ZH_VENUE.match(rest)
-        if venue is not None and not _ZH_OPEN_READ.match(rest):
-            light = _ZH_LIGHT_INSIDE.search(masked(rest), venue.end(), venue.end() + 40)
-            closed = _ZH_VENUE_CLOSE.match(rest, venue.end())
-            if light is not None:
-                rest = rest[light.start() :]
-            elif closed is not None:
-                rest = rest[closed.end() :]
-            else:
-                verb = _ZH_VERB_ANYWHERE.search(masked(rest), venue.end(), venue.end() + 24)
-                rest = rest[verb.start() :] if verb is not None else rest
-        timed = _ZH_TIME_FIRST.match(rest)
-        if (
-            timed is not None
-            and not _ZH_INVESTIGATE.match(rest.lstrip())
-            and not _ZH_INVESTIGATE_ANYWHERE.search(masked(rest[: timed.end()]))
-        ):
-            rest = rest[timed.end() :]
-        rest = _DURATION_FIRST.sub("", rest, count=1)
-        rest = _BARE_NUMBER.sub("", rest, count=1)
-        if rest == before:
-            break
-    rest = rest.lstrip(" \t'\"「」“”‘’`*")
-    return rest, len(piece) - len(rest)
 
 
 def _lead_of(rest: str) -> tuple[Lead, str]:
@@ -199,8 +133,9 @@ def _lead_of(rest: str) -> tuple[Lead, str]:
     for lead, pattern in _LEADS:
         found = pattern.match(rest)
         if found is not None:
-            return lead, found.group()
-    if _ZH_TIME_CLAUSE.match(rest.strip()) and not _ZH_INVESTIGATE.match(rest):
+            acting = _object_first_verb(rest) if lead is Lead.ASIDE and _DEMONSTRATIVE.match(rest) else None
+            return (Lead.MUTATE, acting) if acting is not None else (lead, found.group())
+    if (_ZH_TIME_CLAUSE.match(rest.strip()) or _ZH_CONDITION_END.search(rest)) and not _ZH_INVESTIGATE.match(rest):
         return Lead.CONDITION, ""
     head = _EN_WORD.match(rest)
     english = head is not None and not _CJK.match(rest)
@@ -209,27 +144,42 @@ def _lead_of(rest: str) -> tuple[Lead, str]:
     lead, verb = _english_lead(rest) if english else _chinese_lead(rest)
     if lead in (Lead.UNKNOWN, Lead.STATE) and (_ZH_ASKING_END.search(rest) or _ASKS.search(rest)):
         return Lead.QUESTION, ""
-    last = verb_after(rest, last=True) if lead is Lead.UNKNOWN and not english else None
-    if last is not None and not _NEGATED.search(rest[: rest.rfind(last[1])]):
-        return Lead(last[0]), last[1]  # 副本数调到 10, 配置比对: a Chinese clause's verb comes last
-    return lead, verb
+    last = _last_verb(rest) if lead is Lead.UNKNOWN and not english else None
+    return last if last is not None else (lead, verb)
+
+
+def _last_verb(rest: str) -> tuple[Lead, str] | None:
+    """The verb of a Chinese clause whose object comes first (副本数调到 10, 配置比对, 那几个进程 kill 掉), unless it is
+    negated (不会真的执行)."""
+    last = verb_after(rest, last=True) or mixed_verb(rest)
+    if last is None or _NEGATED.search(rest[: rest.rfind(last[1])]):
+        return None
+    return Lead(last[0]), last[1]
+
+
+def _object_first_verb(rest: str) -> str | None:
+    last = _last_verb(rest)
+    return last[1] if last is not None and last[0] is Lead.MUTATE else None
 
 
 def _chinese_lead(rest: str) -> tuple[Lead, str]:
-    if _ZH_OPEN_READ.match(rest):
+    if ZH_OPEN_READ.match(rest):
         return Lead.INVESTIGATE, "打开"
     if found := _ZH_INVESTIGATE.match(rest):
         return Lead.INVESTIGATE, found.group()
-    if found := _ZH_CARRIER.match(rest):
-        return Lead.CARRY, found.group()
-    if found := _ZH_MUTATE.match(rest):
-        return Lead.MUTATE, found.group()
+    if (found := _ZH_CARRIER.match(rest)) and not COMPOUND_NOUN.match(rest, found.end()):
+        return Lead.CARRY, found.group()  # (运行手册, 执行计划: a name)
+    if (found := _ZH_MUTATE.match(rest)) and not COMPOUND_NOUN.match(rest, found.end()):
+        return Lead.MUTATE, found.group()  # (发布单看一眼, 重启前后的 QPS: the verb is part of a noun)
     if found := _ZH_DISPOSAL.match(rest):
         verb = verb_after(rest[: found.end() + 48], found.end(), mutating_first=True)
         return (Lead(verb[0]), verb[1]) if verb is not None else (Lead.MUTATE, found.group())
     buried = buried_verb(rest, english=False)
     if buried is not None:
         return Lead(buried[0]), buried[1]
+    headed = _ZH_NOMINAL_HEAD.search(masked(rest))
+    if headed is not None:  # 主从延迟的持续观察, 连接池的扩容: a noun phrase headed by what is to be done
+        return (Lead.INVESTIGATE if _ZH_INVESTIGATE.fullmatch(headed["verb"]) else Lead.MUTATE), headed["verb"]
     if _ZH_STATE.search(rest) and not _ZH_OBLIGE.search(rest):
         acting = None if _ASKS.search(rest) or _ZH_ASKING_END.search(rest) else verb_after(rest, mutating_first=True)
         if acting is not None and acting[0] == "MUTATE" and not _DONE_BEFORE.search(rest[: rest.find(acting[1])]):
@@ -240,15 +190,32 @@ def _chinese_lead(rest: str) -> tuple[Lead, str]:
 
 _EN_PHRASE = re.compile(
     r"^(?:break down|work out|find out|look into|look up|dig into|figure out|rule out|drill into|drill down|zoom in"
-    r"|go through|walk through|keep an eye on|follow up on|follow up|sanity-check|cross check)\b",
+    r"|go through|walk through|keep an eye on|follow up on|follow up|(?:sanity|cross|double|spot)[ -]?check"
+    r"|re-?check)\b",
     re.IGNORECASE,
 )
+
+
+_EN_RESOLVE_NAME = re.compile(
+    r"^resolve\s+(?:the\s+)?(?:[\w.-]+\s+){0,2}?(?:dns|hostname|host ?name|domain|record|address|srv|cname|fqdn)\b",
+    re.IGNORECASE,
+)
+"""Resolve the logistics-api DNS record: a lookup (resolving an incident acts)."""
+_EN_MOVE_ON = re.compile(r"^(?:move on|moving on|go on|proceed|turn|continue|switch)\s+(?:to|with)\s+", re.IGNORECASE)
+"""Move on to the DB (the investigation goes on there), move on to restarting it (what is moved on to acts)."""
 
 
 def _english_lead(rest: str) -> tuple[Lead, str]:
     phrase = _EN_PHRASE.match(rest)
     if phrase is not None:
         return Lead.INVESTIGATE, phrase.group().lower()
+    if _EN_RESOLVE_NAME.match(rest):
+        return Lead.INVESTIGATE, "resolve"
+    moving = _EN_MOVE_ON.match(rest)
+    if moving is not None:
+        after = _EN_WORD.match(rest, moving.end())
+        acting = english_verb(after["word"]) if after is not None and after["word"].endswith("ing") else None
+        return (acting, after["word"].lower()) if acting and after else (Lead.INVESTIGATE, moving.group().strip())
     word = _EN_WORD.match(rest)
     assert word is not None
     head = word["word"].lower()

@@ -35,7 +35,7 @@ ZH_INVESTIGATE = _either(
     "监控|盯住|盯|跟踪|追踪|跟进|排查|分析|统计|阅读|翻阅|审查|审阅|评审|评估|判断|研判|验证|了解|调查|调研|诊断|定位|梳理|回顾",
     "复盘|巡检|盘点|抽样|抽查|抓取|采集|收集|搜集|拉取|获取|读取|导出|看看|看一下|咨询|询问|请教|沟通|测算|核算|估算|计算|检测|探测",
     "抓包|打印|浏览|列出|识别|找出|找到|筛选|过滤|汇总|总结|整理|归纳|给出|输出|撰写|形成|提出|记录下|确定|明确|区分|排除|跟踪观察",
-    "综合|对齐|看(?!起来|来|样子|上去|似|到)|调取|调阅|调出|讨论|商量|商议|研究|决定|决策|判定|查|索取|追查|细查|深挖|度量|衡量|量化|测量|检验|考察|审计|对账|核验|留存|保存证据|截图|问询|询证|复现步骤|列举|罗列|汇报|报告|说明|解释",
+    "写明|注明|标明|标注|写清楚|写清|列明|瞅一眼|瞅瞅|瞅|瞄一眼|瞄|扫一眼|看一眼|看下|看眼|翻一下|翻下|翻翻|翻|查查|对一下|对下|拉一下|拉下|贴一下|贴下|贴出来|截个图|截图|分享|转查|改查|追一下|捞一下|捞|综合|对齐|看(?!起来|来|样子|上去|似|到)|调取|调阅|调出|讨论|商量|商议|研究|决定|决策|判定|查|索取|追查|细查|深挖|度量|衡量|量化|测量|检验|考察|审计|对账|核验|留存|保存证据|截图|问询|询证|复现步骤|列举|罗列|汇报|报告|说明|解释",
 )
 """Verbs that lead an instruction to look, compare, decide or write up (and the report-writing steps of a plan)."""
 ZH_PREFIX = _either(
@@ -43,21 +43,23 @@ ZH_PREFIX = _either(
     "然后|随后|接着|同时|另外|此外|并且|并(?![发行非不未列存])|也|还(?![原有])|再次|再(?![次度])|继续|进一步|立即|立刻|马上|尽快|及时",
     "定期|持续|重点|仔细|逐一|逐条|逐个|分别|手动|人工|临时|暂时|下一步|接下来|最后|之后|稍后|优先|第一步|第二步|第三步|第四步",
     "第五步|一并|顺便|酌情|必要时|如有必要|必要的话|视情况|有条件时|尽量|重新(?=查|看|检|核|确认|对比|比对|观察|统计|分析|排查|评估|验证)|只读地|以只读方式|只读|仅(?!有)|只(?![读有是])|直接",
-    "统一|全面|快速|简单|初步|现场|在线|线上|离线|本地|远程|每天|每周|每次|后续|随时|实时|安全地|小心地|谨慎地|都|均|一律",
+    "统一|全面|快速|简单|现场|在线|线上|离线|本地|远程|每天|每周|每次|后续|随时|实时|安全地|小心地|谨慎地|都|均|一律",
+    "老规矩|照例|按惯例|一般来说|通常|稳妥起见|从稳妥角度|保险起见|为了保险|为稳妥|似乎可以|或许|也许|方便的话|有空的话|辛苦",
     "保持|可以考虑|考虑|不妨|或许可以|也许可以|最好先|最好|帮忙|顺手|有空时|麻烦帮忙|则|那么|就|它们|它|本工具|该工具|该助手",
 )
 """What may stand before the verb that leads a clause: politeness, modals, order, manner."""
 ZH_ROLE = _either(
+    "@[^\\s，,。]+(?![^\\s，,。])(?:\\s+[A-Z][a-z]+(?=\\s+(?:could|can|would|will|please|pls)\\b|\\s*[,，]))?",
     "DBA|SRE|运维|研发|开发|值班负责人|值班同学|值班人员|值班|负责人|支付值班|oncall|on-call|owner|团队|同学|工程师|业务方",
-    "渠道方|支付团队|测试|QA|平台组|架构师|专家|同事|小组|组|相关人员|人员|技术支持|客服|厂商|云厂商|供应商",
-    "他们|她们|对方|上游|下游|财务|运营|产品|风控|法务|值班经理",
+    "渠道方|支付团队|测试|QA|平台组|架构师|专家|同事|小组|组|相关人员|人员|技术支持|客服|厂商|云厂商|供应商|老师|哥|工",
+    "他们|她们|对方|上游|下游|财务|运营|产品|风控|法务|值班经理|兄弟们|大家|各位|同学们|伙伴们|小伙伴们|老铁们|家人们",
 )
 ZH_AGENT = _either(
     "和|与|跟|同|向|由|让|请|安排|麻烦|协调|会同|联系|找|通知|邀请|交给|转给|提醒|告知|要求|请求|推动|协助"
 )
 """What hands a step to someone: 由 DBA 检查, 联系支付团队确认."""
 ZH_VENUE = _either(
-    "在|于|通过|借助|使用|用|利用|基于|结合|登录|登陆|进入|打开|访问|依据|参考|根据|按照|按|对照|针对|围绕|就|对"
+    "去(?![掉除重])|在|于|通过|借助|使用|用|利用|基于|结合|登录|登陆|进入|打开|访问|依据|参考|根据|按照|按|对照|针对|围绕|就|对"
 )
 """What sets where or with what the step is done (在 Grafana 上观察, 用 redis-cli 查看, 打开监控面板 …)."""
 ZH_VENUE_END = _either("上|中|里|内|面板|页面|控制台|后台|平台|仪表盘|监控|系统|工具|看板|大盘|页|界面")
@@ -76,9 +78,15 @@ ZH_MUTATE = _either(
     "踢出|下发|推送|修复|治理|改造|重构|替换|更换|释放|打补丁|热修复|灰度|放量|切量|屏蔽|拦截|挂起|冻结|解冻|标记|建索引|归档|压测",
     "开|放开|打开|执行|运行|跑|重建|重新创建|扩|缩|提交|合并|应用|生效|下掉|摘掉|拉起|拉出|拉入|剔|灌|导入|修正|纠正|同步|处理",
     "补数|重刷|回灌|修数|订正|补齐|摘流|缩副本|放量|回切|踢掉|静默|屏蔽告警|认领|关掉告警|提工单|建工单|发工单|写进|录入|登记",
+    "去掉|去除|改回|调回|恢复到|回退到|建个|建一个|开个|提个|起个|清一下|删了|删掉|拉黑|摘掉|摘了|下线掉|清|删|重建",
     "重新跑|重新运行|重新触发|重新推送|重新发送|重新处理|重新导入|重新同步|重新计算|重新生成|重新提交|重新下发|重新加载|重新初始化",
 )
 """Verbs that change something (when they lead a clause, or follow 将/把/给/为 …)."""
+NOUN_AFTER_VERB = (
+    "记录|历史|情况|日志|操作|前|后|的|次数|时间|流程|方案|计划|信息|窗口|状态|结果|事件|工单|申请|审批|变化|趋势|影响|范围|内容|"
+    "配置|参数|版本|策略|规则|脚本|命令|语句|耗时|频率|进度|单|量|速率|吞吐|平台|系统|人|者|方|批次|成功率|失败率|项|文件|中心"
+)
+"""Words that make the verb before them a noun (发布单, 发布和变更记录, 扩容前后, 写入量): it names, it does not act."""
 ZH_CARRIER = _either("执行|运行|跑|敲|输入|键入|使用|用|通过|调用")
 """What runs a command or statement written after it: then the command decides."""
 ZH_PROHIBIT = _either(
@@ -89,6 +97,8 @@ ZH_QUESTION = _either(
     "是否|要不要|需不需要|需要不需要|能否|可否|有没有|是不是|会不会|该不该|是否需要|是否应|是否要|请问|哪个|哪些|哪一|什么|怎么|为什么",
     "为何|如何|多少|几个|几次|谁|哪里|哪儿|何时|何处",
 )
+ZH_CONDITION_END = r"(?:的话|时候)\s*$"
+"""过期时间不对的话: a condition, said at its end."""
 ZH_CONDITION = _either("不论|无论|不管|如|若|假如|倘若|要是|万一|一旦|当|待|等到|等|除非|只要|只有|在确认|确认后|在")
 CONDITIONAL_STEP = (
     r"^\s*(?:如需|如需要|需要的话|必要时|如有必要|必要的话|视情况|若需要|如果需要|有需要的话|需要时|若有必要|如确需|确需"
@@ -119,6 +129,7 @@ EN_INVESTIGATE = _either(
     "diagnose|isolate|narrow|rule|reproduce|inventory|map|chart|graph|plot|export|print|show|display|browse|skim",
     "scrutinize|probe|research|lookup|look-up|doublecheck|cross-reference|reconcile|recount|tally|benchmark|time",
     "decide|discuss|weigh|agree|triage|review|correlate|inspect|retrieve|query|observe|explain|state|present|provide",
+    "eyeball|peek|glance|skim|screenshot|paste|share|tail|top|grab|say|mention|tell|flag up|write down|jot",
     "give|share|prepare|deliver|summarize|group|aggregate|tabulate|enumerate|rank|sort|segment|bucket|pull",
 )
 """English verbs that lead an instruction to look (their stem: checks, checking, checked are read as check)."""
@@ -128,16 +139,21 @@ EN_PREFIX = _either(
     "we should|we need to|we must|you should|you can|you may|you could|we can|let's|let us|try to|make sure to",
     "be sure to|go ahead and|remember to|recommend|suggest|i suggest|i recommend|consider|recommended:",
     "i'd suggest|i would suggest|i'd recommend|i would recommend|it may be worth|it might be worth|it would be worth",
+    "perhaps|maybe|possibly|ideally|preferably|as usual|to be safe|for safety|fwiw|imo|imho|tbh|btw|lemme|let me",
+    "gotta|need to|have to|it could help to|it might help to|it may help to|could help to|might help to|it'd help to",
+    "it would be good to|it'd be good to|good idea to|worth it to|could also|pls|plz|quickly|real quick",
     "it's worth|worth|you may want to|you might want to|we might want to|we may want to|might want to|may want to",
     "could then|then|want to|it would help to|it helps to|we could|you could|one could|try to|try|fall back to",
-    "resort to|move on to|go on to|proceed to|continue to|continue",
+    "resort to|continue to|continue",
     "suggested:|action:|step \\d+:|if needed|if necessary|when possible|where possible|as needed|optionally",
     "read-only|in read-only mode|in read only mode|read only",
 )
 EN_AGENT = (
-    r"(?:(?:have|ask|get|tell|let|page|ping|contact|escalate to|work with)\s+(?:the\s+)?[\w-]+"
-    r"(?:\s+team|\s+on[- ]?call)?"
-    r"\s+(?:to\s+)?|(?:the\s+)?(?:dba|sre|on-?call|owner|[\w-]+\s+team|team|engineer|operator|we|you|someone)\s+"
+    r"(?:(?:could|can|would|will|might)\s+(?:you|someone|somebody|anyone|we)\s+(?:please\s+|kindly\s+)?"
+    r"(?:help\s+(?:me\s+|us\s+)?(?:to\s+)?)?"
+    r"|(?:ask|get|tell|page|ping|contact|escalate to|work with)\s+(?:the\s+)?(?:[\w-]+\s+){1,3}?to\s+"
+    r"|(?:have|let)\s+(?:the\s+)?[\w-]+(?:\s+team|\s+on[- ]?call)?\s+(?:to\s+)?"
+    r"|(?:the\s+)?(?:dba|sre|on-?call|owner|[\w-]+\s+team|team|engineer|operator|we|you|someone)\s+"
     r"(?:should|must|needs? to|can|could|will|would|may|might|to)\s+(?:then\s+|also\s+|first\s+|now\s+)?"
     r"(?:want to\s+)?)"
 )
@@ -163,7 +179,8 @@ EN_PROHIBIT = _either(
     "should not|shouldn't|no need to|refrain from|without",
 )
 EN_QUESTION = _either(
-    "whether|is it|are there|is there|does|do we|should we|can we|would|is|are|was|were|do|did|should|shall",
+    "(?:does )?(?:anyone|anybody) (?:know|seen|see|have|got)|any idea|wondering|whether|is it|are there|is there",
+    "does|do we|should we|can we|would|is|are|was|were|do|did|should|shall",
     "can|could|will|has|have|must",
 )
 EN_CONDITION = _either(
@@ -217,7 +234,7 @@ ZH_FINDING = _either(
     "日志显示|监控显示|数据显示|结果显示|指标显示|已定位|已确认|已查明|已发现|已证实|已核实|已锁定|已排除|证实|查明|可以断定",
     "可以确定|断定|确定是|确认是|肯定是|一定是|就是|显然|明显是|看起来是|应该是|初步判断|已经|已|正在|发现|看起来|看来|似乎|好像",
     "可能是|疑似|大概是|估计是|多半是|貌似|显示|表明|说明了|证明|拖垮|打满|跑满|压垮|卡死|挂掉|挂了|目前看|现在看|可以看到|可见",
-    "看到|注意到|观察到|监测到|检测到|得出",
+    "看到|看出|看得出|注意到|观察到|监测到|检测到|得出|全部是|都是|全是|均为|只有|仅有|已经",
 )
 """What states a cause, a discovery or a verdict: in a clause that is not an instruction, it is a finding."""
 EN_FINDING = (
@@ -235,15 +252,21 @@ EN_FINDING = (
     r"unavailable|broken|degraded|stuck|leaking|failing|erroring|timing out|backing up|lagging|flaky))(?![A-Za-z])"
 )
 EN_DECLARATIVE = (
-    r"(?<![A-Za-z])(?:is|are|was|were|has|have|had|shows?|showed|looks?|seems?|appears?|remains?|hit|reached|ran|failed"
+    r"(?<![\w-])(?:is|are|was|were|has|have|had|shows?|showed|looks?|seems?|appears?|remains?|hit|reached|ran|failed"
     r"|it's|that's|there's|they're|we're|it’s|sits|lies|spends|takes|took|noticed|saw|spotted|restarted|crashed|grew"
     r"|currently|right now|at the moment|so far|as of now|growing|rising|climbing|piling up|backing up|backed up"
+    r"|time out|times out|fail|fails|hang|hangs|hung|stall|stalls|stalled|errors? out|spikes?|drops?|lags?|blocks?"
+    r"|caught up|has caught up|is mostly|are mostly|mostly|doubled|tripled|halved|surged|plunged|jumped|soared"
+    r"|keeps|kept"
     r"|fails|lags?|lagged|spiked|dropped|rose|fell|went|became|got|exceeded|exceeds|returned|returns|reports?|reported"
-    r"|throws?|threw|logs?|logged|contains?|holds?|held|stays?|stayed|isn't|aren't|wasn't|weren't|hasn't|haven't)"
+    r"|throws?|threw|logged|contains?|holds?|held|stays?|stayed|isn't|aren't|wasn't|weren't|hasn't|haven't)"
     r"(?![A-Za-z])"
 )
 """A finite verb of a statement: in a clause that is no instruction, question or condition, it states a finding."""
-ZH_WEAK_STATE = _either("一直|持续|不断|频繁|反复|仍然|仍在|还在|在报|开始报|都在|均为|约为|目前|当前|现在|眼下")
+ZH_WEAK_STATE = _either(
+    "一直|持续|不断|频繁|反复|仍然|仍在|还在|在报|开始报|都在|均为|约为|目前|当前|现在|眼下|明显|显著|更高|更低|更多|更少|更慢|更快",
+    "刚才|刚刚|昨晚|今天|又|抖|有一次|出现过|发生过|确实|果然|的确",
+)
 """Words that describe how things are only when a checkable value goes with them (它从 11:08 开始一直在报 …)."""
 ZH_STATE_WORD = _either(
     "耗尽|宕机|挂了|挂掉|不可用|异常|故障|满了|打满|阻塞|死锁|泄漏|泄露|过载|崩溃|报错|失败|超时|中断|堵塞|卡住|雪崩|抖动|击穿",
@@ -252,7 +275,10 @@ ZH_STATE_WORD = _either(
     "被",
 )
 SPEAKER = (
-    r"^(?:我们|我|本助手|助手|这个助手|SuperBiz[\w ]{0,12}?|superbiz[\w ]{0,12}?)\s*(?:也|还|都|只|仅|主要)?\s*"
+    r"^(?:所有|全部|这些|我的|以上|我做的)?\s*(?:操作|查询|工具|功能|权限|访问|调用)\s*(?:都|均|全|全部)?\s*(?:是|为)?\s*只读"
+    r"|^(?:all|every|each)\s+(?:of\s+)?(?:my\s+|these\s+|the\s+)?(?:operations?|quer(?:y|ies)|tools?|actions?|access)"
+    r"\s+(?:are|is)\s+read-only"
+    r"|^(?:我们|我|本助手|助手|这个助手|SuperBiz[\w ]{0,12}?|superbiz[\w ]{0,12}?)\s*(?:也|还|都|只|仅|主要)?\s*"
     r"(?:可以|能够|能|会|将|可|不会|不能|无法|是|支持|负责|擅长|帮|为你|为您|只读|专注|没有|不具备|不持有|只有|仅有|不)"
     r"|^(?:I|we|this assistant|the assistant|superbiz)(?:'m| am|'re| are)?\s+(?:also\s+|only\s+|mainly\s+)?"
     r"(?:(?:only|also|mainly|just|always|never|usually)\s+)?(?:can|could|will|won't|cannot|can't|do not|don't|never|am"

@@ -46,6 +46,18 @@ _DOCKER_READS = _words("ps logs inspect stats top images events info version por
 _GIT_READS = _words("log show diff status blame grep ls-files describe shortlog reflog rev-parse")
 _TERRAFORM_READS = _words("plan show output validate graph providers version")
 _MYSQLADMIN_READS = _words("status extended-status processlist variables version ping")
+_KAFKA_WRITES = {
+    "kafka-consumer-groups": ("--execute", "--delete", "--delete-offsets"),
+    "kafka-topics": ("--create", "--delete", "--alter"),
+    "kafka-configs": ("--alter", "--add-config", "--delete-config"),
+}
+"""What makes a Kafka admin tool act (``--reset-offsets`` only plans until ``--execute``); the rest reads."""
+_ARGOCD_READS = _words("get list diff history manifests resources logs wait")
+_RABBITMQ_READS = _words("status cluster_status environment report node_health_check ping version eval_status")
+_NODETOOL_READS = _words(
+    "status info tpstats cfstats tablestats compactionstats netstats describecluster ring gossipinfo proxyhistograms "
+    "tablehistograms version getcompactionthroughput getstreamthroughput listsnapshots"
+)
 _HTTP_READS = frozenset({"GET", "HEAD", "OPTIONS"})
 _CURL_BODY = _words(
     "-d --data --data-raw --data-binary --data-urlencode --json -F --form --form-string -T --upload-file"
@@ -76,6 +88,7 @@ PROGRAMS = frozenset(
     | {"kill", "pkill", "killall", "rm", "mv", "cp", "chmod", "chown", "truncate", "dd", "shred", "reboot", "halt"}
     | {"shutdown", "poweroff", "iptables", "ip6tables", "sysctl", "crontab", "tee", "ln", "mkdir", "touch", "ansible"}
     | {"ansible-playbook", "supervisorctl", "pm2", "jmap", "arthas", "mongo", "mongosh", "etcdctl", "consul"}
+    | {"kafka-consumer-groups", "kafka-topics", "kafka-configs", "argocd", "pt-kill", "rabbitmqctl", "nodetool"}
     | READERS
 )
 
@@ -101,6 +114,13 @@ PROSE_VOCABULARY = {
     "git": _GIT_READS | set(_WRITES["git"].split()),
     "terraform": _TERRAFORM_READS | set(_WRITES["terraform"].split()),
     "mysqladmin": _MYSQLADMIN_READS | set(_WRITES["mysqladmin"].split()),
+    "rabbitmqctl": _RABBITMQ_READS
+    | _words(
+        "list_queues list_exchanges list_bindings list_connections list_channels list_consumers list_users "
+        "list_vhosts list_policies delete_queue purge_queue stop_app start_app reset set_policy clear_policy "
+        "close_connection delete_user add_user"
+    ),
+    "nodetool": _NODETOOL_READS | _words("repair cleanup flush drain decommission compact stopdaemon removenode"),
     "redis-cli": _REDIS_READS | {"flushall", "flushdb", "del", "set", "unlink", "expire", "hset", "hdel", "lpush"},
 }
 """What may follow a program's name in prose for it to be a command ("the helm chart values" names no command);
@@ -123,7 +143,7 @@ def read_only_invocation(program: str, args: Sequence[str], sql: SqlCheck) -> bo
     positional = [arg for arg in args if not arg.startswith("-")]
     lowered = [arg.lower() for arg in positional]
     if any(arg == "--dry-run" or (arg.startswith("--dry-run=") and arg != "--dry-run=none") for arg in args):
-        return program in ("kubectl", "oc", "helm")
+        return program in ("kubectl", "oc", "helm", "kafka-consumer-groups")
     if program in ("kubectl", "oc"):
         return _kubectl(args, lowered, sql)
     if program == "helm":
@@ -155,6 +175,16 @@ def read_only_invocation(program: str, args: Sequence[str], sql: SqlCheck) -> bo
         return any(arg.startswith(_CLOUD_READ_VERBS) for arg in lowered[1:]) or lowered[:1] in (["sts"], ["logs"])
     if program == "nginx":
         return any(arg in ("-t", "-T", "-v", "-V") for arg in args) and "-s" not in args
+    if program in _KAFKA_WRITES:
+        return not any(arg.split("=", 1)[0] in _KAFKA_WRITES[program] for arg in args)
+    if program == "argocd":
+        return lowered[:1] in (["version"], ["context"]) or (len(lowered) > 1 and lowered[1] in _ARGOCD_READS)
+    if program == "rabbitmqctl":
+        return bool(lowered) and (lowered[0].startswith("list_") or lowered[0] in _RABBITMQ_READS)
+    if program == "nodetool":
+        return bool(lowered) and lowered[0] in _NODETOOL_READS
+    if program == "pt-kill":
+        return "--print" in args and not any(arg.startswith(("--kill", "--kill-query")) for arg in args)
     if program in ("iptables", "ip6tables"):
         return any(arg in ("-L", "-S", "--list", "--list-rules") for arg in args)
     if program == "sysctl":

@@ -26,7 +26,7 @@ from harness.gate.clauses import Clause, Lead, clauses, judge
 from harness.gate.commands import Command, commands
 from harness.gate.policy import ClaimPolicy
 from harness.gate.text import normal
-from harness.gate.verbs import side_effect_word
+from harness.gate.verbs import english_lead_of, masked, mixed_verb, side_effect_word, verb_after
 
 _ON_THE_QUERY = re.compile(
     r"^\S{0,4}?\s*(?:查询|检索|搜索|日志|指标)?的?\s*(?:时间范围|时间窗口|范围|窗口|时间段|关键词|关键字|筛选条件|过滤条件|查询条件|采样)"
@@ -37,12 +37,15 @@ _ON_THE_QUERY = re.compile(
 )
 _NAMED_AFTER = re.compile(
     r"^[\s`'\"」”)]*(?:是否|有没有|有无|的(?:记录|历史|输出|日志|结果|执行|情况|语句|操作)|记录|历史|语句|操作记录|命令是否|"
-    r"history|was run|ran|has been|had been|statements?|output|log)",
+    r"是(?:哪个|哪位|谁|什么时候|何时)|由谁|被谁|谁|history|was run|ran|has been|had been|statements?|output|log|"
+    r"(?:was|were) (?:run|executed|issued)|by whom)",
     re.IGNORECASE,
 )
 _NAMED_BEFORE = re.compile(
-    r"(?:是否|有没有|有无|历史上|之前|曾经|whether|if|who ran|history of|之前执行的)\s*[`'\"「“]?\s*$"
+    r"(?:是否|有没有|有无|历史上|之前|曾经|跑了|跑过|执行了|执行过|敲了|运行了|那次|上次|当时|谁|whether|if|who ran"
+    r"|who executed|who issued|history of|之前执行的|\bran|\bexecuted|\bissued)\s*[`'\"「“]?\s*$"
 )
+"""Words around a command that only name it (查一下是谁跑了 ``rm -rf …``, the ``DROP`` that was run at 02:00)."""
 _SPEAKER = re.compile(
     r"^(?:我们|我|你们|你|您|本助手|助手|I|we|you)\s*(?:也|还|都)?\s*(?:可以|能够|能|会|将|可|can|could|will|may|might)?\s*"
     r"(?:帮你|帮您|为你|为您|替你|替您|帮忙|help you(?: to)?|help)?\s*",
@@ -61,6 +64,14 @@ _REFERS = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 """What a carrying verb says when it refers back (run it against db-1, 在从节点上执行): no object of its own."""
+_COLON = re.compile(r"(?:(?<=[\u4e00-\u9fff]):|:(?=\s|[\u4e00-\u9fff]))\s*(?=\S)")
+"""A colon that leads what follows, not one inside a token (14:32, order:lock:42358, http://)."""
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_ZH_NOUN_PHRASE = re.compile(r"[^,，;；。到成为回掉给把将]*的\s*[\u4e00-\u9fff]{1,8}(?<![到成为回掉了])")
+_GLOSS = re.compile(r"[A-Za-z][\w.-]*(?:ed|ing|[A-Z]\w*)")
+"""被驱逐（Evicted）, (OOMKilled): a word in parentheses glosses the one before it; it is no step."""
+_WITH = re.compile(r"(?:using|with|via|through|通过|借助|使用|用)(?![A-Za-z])", re.IGNORECASE)
+"""What a clause that goes on from a step does with a tool (…, using the access logs): it says how, not what."""
 _READING = frozenset({Lead.INVESTIGATE, Lead.QUESTION, Lead.PROHIBIT})
 _CONTINUING = frozenset({Lead.CONDITION, Lead.ASIDE, Lead.STATE, Lead.UNKNOWN})
 
@@ -77,7 +88,7 @@ def side_effect(text: str, policy: ClaimPolicy) -> str | None:
     quoted = [judge(_QUOTES.sub("", c.text)) for c in parts if c.aside and _QUOTES.fullmatch(c.text)]
     referred = next((inner.verb for inner in quoted if inner.lead is Lead.MUTATE), None)
     for clause in parts:
-        if clause.aside and _QUOTES.fullmatch(clause.text):
+        if clause.aside and (_QUOTES.fullmatch(clause.text) or _GLOSS.fullmatch(clause.rest)):
             continue  # a quoted step (runbook step 5 ("restart …")) is named; what refers to it ("run it") decides
         problem = _clause_problem(clause, found, policy, referred)
         if problem is not None:
@@ -137,12 +148,35 @@ def _clause_problem(clause: Clause, found: list[Command], policy: ClaimPolicy, r
         carried = judge(object_, starts_step=True)
         if carried.lead is Lead.INVESTIGATE:
             return None
-        return carried.verb if carried.lead is Lead.MUTATE else clause.verb
+        if carried.lead is Lead.MUTATE:
+            return carried.verb
+        return None if _WITH.match(clause.rest) and not clause.starts_step else clause.verb
     if lead in _READING:
-        return None
+        return _after_colon(clause)
     if clause.starts_step and not clause.aside and lead is Lead.UNKNOWN and not _holds_command(clause, found):
-        return side_effect_word(clause.rest) or clause.rest[:40] or clause.text[:40]
+        acting = side_effect_word(clause.rest)
+        if acting is None and _nominal(clause.rest, asked=clause.question):
+            return None  # anyone know what the lag looks like rn?; - `inventory-svc` 的错误率 (a thing to look at)
+        return acting or clause.rest[:40] or clause.text[:40]
     return None
+
+
+def _nominal(text: str, *, asked: bool) -> bool:
+    """Whether ``text`` only names a thing to look at (`inventory-svc` 的错误率) or, in English, asks without a verb
+    that acts. A Chinese clause passes only as a noun phrase headed after 的: a verb this module does not know
+    (补跑, 拉到 700, 覆盖回去) must not pass as a noun."""
+    if _CJK.search(text):
+        return bool(_ZH_NOUN_PHRASE.fullmatch(text.strip())) and verb_after(text) is None and mixed_verb(text) is None
+    return asked or not any(english_lead_of(word) for word in re.findall(r"[A-Za-z][a-z-]+", masked(text)))
+
+
+def _after_colon(clause: Clause) -> str | None:
+    """The action a colon leads to inside a step that reads (核对配置差异：max_connections 改回 1000)."""
+    colon = _COLON.search(clause.rest)
+    if colon is None:
+        return None
+    after = judge(clause.rest[colon.end() :])
+    return after.verb if after.lead is Lead.MUTATE and not _on_the_query(after) else None
 
 
 def _on_the_query(clause: Clause) -> bool:

@@ -8,15 +8,28 @@ value rule also reads Chinese numerals that count something as digits (:func:`va
 
 from __future__ import annotations
 
+import dataclasses
+import re
+
 from contract.normal_form import NormalForm, normal_form
 from harness.gate.quantities import replace_cn_numbers
 
 __all__ = ["NormalForm", "normal", "value_text"]
 
+_ENUMERATOR = re.compile(r"[\u2460-\u2473\u2776-\u277f\u2780-\u2793]")
+"""①-⑳, ❶-❿, ➀-➓: NFKC reads them as plain digits (① 查看 ② 重启 -> 1 查看 2 重启), a reader as list items."""
+
 
 def normal(text: str) -> NormalForm:
-    """``text`` as every rule reads it."""
-    return normal_form(text)
+    """``text`` as every rule reads it; an enumerator such as ① starts a line of its own (it was a list item)."""
+    form = normal_form(text)
+    if form.origin is None or _ENUMERATOR.search(text) is None:
+        return form
+    listed = "".join(
+        "\n" if _ENUMERATOR.fullmatch(text[source]) else char
+        for char, source in zip(form.text, form.origin, strict=True)
+    )
+    return dataclasses.replace(form, text=listed)
 
 
 def value_text(text: str) -> str:

@@ -49,14 +49,16 @@ ZH_VERB_WORD = _two_or_more(words._either(words.ZH_INVESTIGATE, words.ZH_MUTATE,
 _ZH_ANY = re.compile(_two_or_more(words._either(words.ZH_INVESTIGATE, words.ZH_MUTATE)))
 _QUOTED = re.compile(r"《[^》]*》|「[^」]*」|『[^』]*』|“[^”]*”|‘[^’]*’|\"[^\"]*\"|(?<![A-Za-z])'[^']*'(?![A-Za-z])")
 _ZH_MODAL_VERB = re.compile(
-    r"(?:需要|需|应当|应该|应|要|须|必须|务必|可以|可|建议|请|得|有必要|最好)\s*"
+    r"(?:需要|需|应当|应该|应|要|须|必须|务必|可以|可|建议|请|得|有必要|最好|有待|待)\s*"
     r"(?:再|先|逐一|逐个|仔细|及时|一并|同时|重新|尽快|立即|马上|被|给|来|去|进一步|认真|好好)?\s*"
     rf"(?P<verb>{words._either(words.ZH_INVESTIGATE, words.ZH_MUTATE)})"
 )
 _ZH_VERB_A_LITTLE = re.compile(
     rf"(?P<verb>{words._either(words.ZH_INVESTIGATE, words.ZH_MUTATE)})\s*(?:一下|一遍|一番|下)"
 )
-_ZH_LIGHT = re.compile(r"(?:进行|做一次|做一下|做|作|开展|实施|安排|执行)(?:一次|一下|一轮|一遍)?")
+_ZH_LIGHT = re.compile(r"(?:进行|做一次|做一下|做|作|开展|实施|安排|执行(?!计划))(?:一次|一下|一轮|一遍)?")
+_ZH_MIXED = re.compile(r"(?<![A-Za-z-])(?P<verb>[A-Za-z][a-z-]+)\s*(?:掉|一下|一把|下|了)")
+"""An English verb in a Chinese clause (那几个进程 kill 掉, 先 check 一下)."""
 _EN_PASSIVE = re.compile(
     r"\b(?:should|must|can|could|may|might|will|would|needs? to|ought to|has to|have to|is to|are to)\s+"
     r"(?:(?:then|also|first|now|still|probably|all|each|immediately|quickly|safely)\s+)*be\s+"
@@ -89,11 +91,14 @@ _EN_NOUN_VERBS = {
     ),
 }
 """What a nominalised step does (perform a review, a rollback is recommended)."""
+_EN_NOUNS = "|".join(sorted(map(re.escape, _EN_NOUN_VERBS), key=len, reverse=True))
 _EN_NOMINAL = re.compile(
-    r"^(?:(?:perform|do|run|conduct|carry out|make|take|have|schedule|kick off|start|get)\s+)?(?:a|an|the|one|some)\s+"
-    r"(?:[\w-]+\s+){0,4}?(?P<noun>" + "|".join(sorted(map(re.escape, _EN_NOUN_VERBS), key=len, reverse=True)) + r")\b",
+    r"^(?:(?:perform|do|run|conduct|carry out|make|take|have|schedule|kick off|start|get)\s+)?"
+    rf"(?:(?:a|an|the|one|some)\s+(?:[\w-]+\s+){{0,4}}?(?P<noun>{_EN_NOUNS})\b"
+    rf"|(?:(?!(?:no|not|without|any)\b)[\w-]+\s+)?(?P<bare>{_EN_NOUNS})\s+(?:of|on|for|into|across)\b)",
     re.IGNORECASE,
 )
+"""Perform a review of …, a rollback is recommended, Verification of …, Targeted inspection of …."""
 
 
 def masked(text: str) -> str:
@@ -102,7 +107,7 @@ def masked(text: str) -> str:
 
 
 _NOUN_NEXT = re.compile(
-    r"\s*(?:日志|记录|历史|情况|数据|信息|结果|方案|计划|流程|工单|窗口|状态|次数|时间|耗时|参数|配置项|版本|说明|提示|通知|报告|描述"
+    r"\s*(?:单|量|速率|吞吐|成功率|失败率|批次|日志|记录|历史|情况|数据|信息|结果|方案|计划|流程|工单|窗口|状态|次数|时间|耗时|参数|配置项|版本|说明|提示|通知|报告|描述"
     r"|文档|策略|规则|开关|接口|服务|模块|功能)"
 )
 """A verb followed by one of these names a thing (应用日志, 发布记录): no verb of the clause."""
@@ -126,6 +131,14 @@ def verb_after(
     return (INVESTIGATE if _ZH_INVESTIGATE.fullmatch(verb) else MUTATE), verb
 
 
+def mixed_verb(text: str) -> tuple[str, str] | None:
+    """The last English verb of a Chinese clause, with what marks it as the clause's verb (kill 掉, check 一下)."""
+    found = [
+        (lead, match["verb"]) for match in _ZH_MIXED.finditer(masked(text)) if (lead := english_lead_of(match["verb"]))
+    ]
+    return found[-1] if found else None
+
+
 def buried_verb(rest: str, english: bool) -> tuple[str, str] | None:
     """The verb of a clause that no verb leads: after a modal, in a nominalisation, a passive or "verb 一下"."""
     if english:
@@ -134,7 +147,8 @@ def buried_verb(rest: str, english: bool) -> tuple[str, str] | None:
             return lead, passive["verb"].lower()
         nominal = _EN_NOMINAL.match(rest)
         if nominal is not None:
-            return _EN_NOUN_VERBS[nominal["noun"].lower()], nominal["noun"].lower()
+            noun = (nominal["noun"] or nominal["bare"]).lower()
+            return _EN_NOUN_VERBS[noun], noun
         return None
     scanned = masked(rest)
     for pattern in (_ZH_MODAL_VERB, _ZH_VERB_A_LITTLE):
@@ -143,7 +157,7 @@ def buried_verb(rest: str, english: bool) -> tuple[str, str] | None:
             verb = found["verb"]
             return (INVESTIGATE if _ZH_INVESTIGATE.fullmatch(verb) else MUTATE), verb
     light = _ZH_LIGHT.search(scanned)
-    return verb_after(rest, light.end(), last=True) if light is not None else None
+    return verb_after(rest, light.end(), last=True) if light is not None else mixed_verb(rest)
 
 
 _EN_INVESTIGATE = re.compile(rf"^{words.EN_INVESTIGATE}$", re.IGNORECASE)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from harness.gate import ClaimPolicy
-from harness.gate.findings import finding, is_instruction
+from harness.gate.findings import finding
+from harness.gate.plan_steps import is_instruction
 
 POLICY = ClaimPolicy.default()
 FINDINGS = (
