@@ -411,16 +411,9 @@ def normal_form(text: str) -> NormalForm:
     return NormalForm(text, tuple(origin), tuple(_normal_spans(spans, origin)))
 
 
-_STEPS = (
-    ("&", _ENTITY),
-    ("<", _TAG),
-    ("```", _FENCE),
-    ("~~~", _FENCE),
-    ("`", _CODE_SPAN),
-    ("<", _AUTOLINK),
-    ("](", _LINK),
-)
-"""What each step undoes, after a string every match holds."""
+_STEPS = (_ENTITY, _TAG, _FENCE, _CODE_SPAN, _AUTOLINK, _LINK)
+_STEP_MARKS = re.compile(r"[&<`]|~~~|\]\(")
+"""What every match of one of ``_STEPS`` holds."""
 
 
 def _nothing_to_undo(text: str) -> bool:
@@ -428,10 +421,10 @@ def _nothing_to_undo(text: str) -> bool:
     instead of rebuilding it step by step."""
     if "|" in text or _may_be_emphasis(text):
         return False
-    starts = {line.lstrip(" \t")[:1] for line in text.split("\n")}
+    starts = {line.lstrip(" \t")[:1] for line in text.split("\n")} if "\n" in text else {text.lstrip(" \t")[:1]}
     if not starts.isdisjoint("#>-*+") and _LINE_MARKER.search(text):
         return False
-    return not any(needle in text and pattern.search(text) for needle, pattern in _STEPS)
+    return _STEP_MARKS.search(text) is None or not any(pattern.search(text) for pattern in _STEPS)
 
 
 def _may_be_emphasis(text: str) -> bool:

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from contract.secrets import _FOLD, REDACTED, RULES, redact, secret_kinds
+from contract.secrets import REDACTED, RULES, redact, secret_kinds
+from tests.contract.normal_form_folds import _FOLD
 
 JWT = (
     "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1LTEwMDIzIiwiZXhwIjoxNzg0NjAwMDAwfQ"

@@ -25,7 +25,11 @@ CONNECTIONS = [
     ),
     ("root:pw@unix(/var/run/mysqld.sock)/db", "[REDACTED]@unix(/var/run/mysqld.sock)/db", "url_userinfo"),
     ("redis://default:R3dis@cache:6379/0", "redis://[REDACTED]@cache:6379/0", "url_userinfo"),
-    ("jdbc:mysql://db-1:3306/db?user=app&password=S3cret", "jdbc:mysql://db-1:3306/db?user=app&password=[REDACTED]", ""),
+    (
+        "jdbc:mysql://db-1:3306/db?user=app&password=S3cret",
+        "jdbc:mysql://db-1:3306/db?user=app&password=[REDACTED]",
+        "",
+    ),
     ("Server=db;User Id=app;Password=my s3cret;", "Server=db;User Id=app;Password=[REDACTED];", "secret_key_value"),
     ("Driver={ODBC};Server=db;Uid=app;Pwd=S3cret;", "Driver={ODBC};Server=db;Uid=app;Pwd=[REDACTED];", ""),
     ("Pwd={p@ss;w0rd};Server=db", "Pwd=[REDACTED];Server=db", "secret_key_value"),
@@ -47,7 +51,10 @@ COMMANDS = [
     ("mariadb-dump -u root -p'Dump Pass1' orders", "mariadb-dump -u root -p'[REDACTED]' orders"),
     ("app --password Hunter22 --port 80", "app --password [REDACTED] --port 80"),
     ("app --password=Hunter22 --port 80", "app --password=[REDACTED] --port 80"),
-    ("helm repo add x https://charts --username u --password 'S3 cret'", "helm repo add x https://charts --username u --password '[REDACTED]'"),
+    (
+        "helm repo add x https://charts --username u --password 'S3 cret'",
+        "helm repo add x https://charts --username u --password '[REDACTED]'",
+    ),
     ("app --db-password S3cret", "app --db-password [REDACTED]"),
     ("sshpass -p 'Tr0ub4dor' ssh ops@bastion", "sshpass -p '[REDACTED]' ssh ops@bastion"),
     ("sshpass -pTr0ub4dor scp f ops@bastion:", "sshpass -p[REDACTED] scp f ops@bastion:"),
@@ -72,7 +79,10 @@ COMMANDS = [
 COOKIES = [
     ("Cookie: sid=8f3kQ2; theme=dark", "Cookie: sid=[REDACTED]; theme=[REDACTED]"),
     ("cookie: _ga=GA1.2.3; csrftoken=x9Y; empty=", "cookie: _ga=[REDACTED]; csrftoken=[REDACTED]; empty="),
-    ("Set-Cookie: session=8f3kQ2x; Path=/; HttpOnly; Secure", "Set-Cookie: session=[REDACTED]; Path=/; HttpOnly; Secure"),
+    (
+        "Set-Cookie: session=8f3kQ2x; Path=/; HttpOnly; Secure",
+        "Set-Cookie: session=[REDACTED]; Path=/; HttpOnly; Secure",
+    ),
     ('{"headers": {"Cookie": "sid=8f3kQ2; lang=zh"}}', '{"headers": {"Cookie": "sid=[REDACTED]; lang=[REDACTED]"}}'),
     ("Cookie: sid=[REDACTED]; theme=dark", "Cookie: sid=[REDACTED]; theme=[REDACTED]"),
 ]

@@ -71,6 +71,8 @@ KEYS = [
     ("| password | Hunter22 |", "| password | [REDACTED] |"),
     ("| user | password |\n|---|---|\n| app | Hunter22 |", "| user | password |\n|---|---|\n| app | [REDACTED] |"),
     ("| 账号 | 密码 |\n| --- | --- |\n| app | Hunter22 |", "| 账号 | 密码 |\n| --- | --- |\n| app | [REDACTED] |"),
+    ("日志中出现 | password | Sup3rS3cret7 |", "日志中出现 | password | [REDACTED] |"),
+    ("x | redis password | R3dis pass | y", "x | redis password | [REDACTED] | y"),
     # prose
     ("the staging db password is Sup3rS3cret.", "the staging db password is [REDACTED]."),
     ("password for app is Adm1n@2024", "password for app is [REDACTED]"),
@@ -81,6 +83,8 @@ KEYS = [
     ("app 的密码是 Sup3rS3cret", "app 的密码是 [REDACTED]"),
     ("数据库密码为 Sup3rS3cret，请尽快修改", "数据库密码为 [REDACTED]，请尽快修改"),
     ("账号 app 的凭据 p@ss-W0rd 已泄露", "账号 app 的凭据 [REDACTED] 已泄露"),
+    ("数据库密码我发你：Xy9kLm2pQs", "数据库密码我发你：[REDACTED]"),
+    ("root 密码修改为 Xy9kLm2pQs 了", "root 密码修改为 [REDACTED] 了"),
 ]
 
 HIDDEN = [
@@ -142,6 +146,8 @@ CLEAN = [
     "**Password** reset for `u-10023`",
     "| password | ****** |",
     "<password></password> <token>已脱敏</token>",
+    "密码错误：BAD_CREDENTIALS；密码策略：min 12；密码长度：12；密码是否已轮换",
+    "cat password | grep x | wc -l; | token | ****** |",
 ]
 
 

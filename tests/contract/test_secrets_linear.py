@@ -19,6 +19,12 @@ def _fill(unit: str, head: str = "", tail: str = "") -> str:
     return head + unit * (SIZE // len(unit)) + tail
 
 
+PREFIXES = (
+    *("sk-", "sk-proj-", "sk-ant-api03-", "glpat-", "GR1348941", "xapp-1-", "ya29.", "GOCSPX-", "npm_", "dckr_pat_"),
+    *("pypi-AgEIcHlwaS5vcmc", "hf_", "SG.", "hvs.", "shpat_", "dop_v1_", "dapi", "glsa_", "glc_", "NRAK-", "ATATT3"),
+    *("lin_api_", "PMAK-", "1234567890:AA", "bot1234567890:", "twilio "),
+)
+
 ADVERSARIAL = {
     # url_userinfo: Go DSN, Oracle, sqlplus, connect
     "dsn": [_fill("a:b@tcp("), _fill("a:"), _fill("a:b", tail="@tcp("), _fill(":@tcp(")],
@@ -35,14 +41,7 @@ ADVERSARIAL = {
         _fill("x", "Cookie: a="),
     ],
     # cloud_access_key: every prefix, repeated or with a long body
-    "tokens": [
-        _fill(prefix)
-        for prefix in (
-            "sk-", "sk-proj-", "sk-ant-api03-", "glpat-", "GR1348941", "xapp-1-", "ya29.", "GOCSPX-", "npm_",
-            "pypi-AgEIcHlwaS5vcmc", "dckr_pat_", "hf_", "SG.", "hvs.", "shpat_", "dop_v1_", "dapi", "glsa_",
-            "glc_", "NRAK-", "ATATT3", "lin_api_", "PMAK-", "1234567890:AA", "bot1234567890:", "twilio ",
-        )
-    ]  # fmt: skip
+    "tokens": [_fill(prefix) for prefix in PREFIXES]
     + [_fill("a", "sk-A1"), _fill("A1", "sk-proj-"), _fill("x", "twilio"), _fill("b/", "hooks.slack.com/services/a/")],
     "named_aws_key": [_fill("secret key "), _fill("A", "secret key: "), _fill("secret access key:=")],
     # secret_key_value: key=value, named values, labels and prose
@@ -59,6 +58,7 @@ ADVERSARIAL = {
         _fill("password: a:"),
         _fill("x", "password: $"),
     ],
+    "pipe_cells": [_fill("|"), _fill("| password "), _fill("| password | a"), _fill(" ", "| password |"), _fill("a |")],
     "named": [
         _fill("key=password value="),
         _fill('key="db.password" '),
@@ -72,6 +72,8 @@ ADVERSARIAL = {
         _fill("a1!", "密码 "),
         _fill("-1", "密码 a"),
         _fill("1.", "令牌 "),
+        _fill("密码我发你"),
+        _fill("码", "密码", "：a1"),
         _fill("password is "),
         _fill("the password for a b c is "),
         _fill("password for "),
@@ -102,6 +104,9 @@ ADVERSARIAL = {
     # the normal form, and mapping what it finds back to the text as written
     "normal_form": [
         _fill("password=a1 ", '<x a="', '">'),
+        _fill("&#97;1", '<x a="password=', '">'),
+        _fill("ａ１", '<x a="password=', '">'),
+        _fill("a\u200b", '<x a="password=', '">'),
         _fill("| password | a1 |\n"),
         _fill("<password>a1</password>"),
         _fill("&#112;assword=a1 "),
@@ -130,7 +135,17 @@ FRAGMENTS = [
     *("=", ":", "：", " => ", ";", "&", ",", " ", "\n", '"', "'", "\\", "`", "**", "*", "_", "|", "| ", " |"),
     *("<password>", "</password>", '<add key="db.password" value="', '"/>', "<b>", "</b>", "&#49;", "&amp;"),
     *("\u200b", "ｐ", "а", "ο", "Ｈｕｎｔｅｒ２２", "Hunter22", "a1", "Passw0rd!23", "u-10023", "order-123"),
-    *("[REDACTED]", "[REDACTED", "${DB_PASSWORD}", "******", "none", "YES)", "(using password: "),
+    *(
+        "[REDACTED]",
+        "[REDACTED",
+        "${DB_PASSWORD}",
+        "******",
+        "none",
+        "YES)",
+        "(using password: ",
+        "（模拟日志）",
+        "(x)",
+    ),
     *("--password ", "--token=", "-p", "mysql ", "sshpass -p ", "redis-cli -a ", "curl -u ", "admin:", "docker login "),
     *("Cookie: ", "Set-Cookie: ", "sid=", "; Path=/", "jdbc:oracle:thin:", "scott/tiger", "@", "@tcp(", "sqlplus "),
     *("ghp_j59pjomke57foiu94c0D1lNQgtYk3IMJ9PvM", "sk-", "glpat-9WJ05X72qibobT_Jox17", "1234567890:AA", "twilio "),

@@ -14,7 +14,8 @@ TOKENS = {
     "GitHub user-to-server": "ghu_9yO7uRQz3lnGl4QrPz3A2o40ILiI6s6Dcouh",
     "GitHub server-to-server": "ghs_N1fHW93RYY7TKuHmvguTEKhCpqHKCn8TSCpq",
     "GitHub refresh": "ghr_glNnhF6bQmBVeRL8f38uTvQE2KFvV5iM5lpZ",
-    "GitHub fine-grained": "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",
+    "GitHub fine-grained": "github_pat_11AgfseIFtcCXS8I7ICIHE_cBmBppXzRx1p5GZu0iwsfox0Y4YcqbHsVtwyjq1QqFd0f2mUAg01vI5"
+    "v8qY",
     "GitLab personal": "glpat-9WJ05X72qibobT_Jox17",
     "GitLab deploy": "gldt-RWEVxropmO6W9-yNsOSU",
     "GitLab runner": "glrt-TbfUwzov1sjBNMFZlvLu",
@@ -25,25 +26,33 @@ TOKENS = {
     "Slack workspace app": "xoxa-2-316641073868-6772261344717-eb947e0fa5f9b3e236a3305ae95cdff4",
     "Slack refresh": "xoxr-756677349658-aAPYUAtef5KCrmhNZHvXNbPp",
     "Slack session": "xoxs-185766836798-8397556213132-6f0f1ad35a70653c83ef7a3eb051cd05",
-    "Slack app-level": "xapp-1-A0Q8VMKI1QD-1508081890657-ad1959a5357de84426de6f1cc81e4129f56e3413d1c9341d61571ca31c520054",
+    "Slack app-level": "xapp-1-A0Q8VMKI1QD-1508081890657-ad1959a5357de84426de6f1cc81e4129f56e3413d1c9341d61571ca31c52"
+    "0054",
     "OpenAI legacy": "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",
-    "OpenAI project": "sk-proj-ttZQ_dKKfR9BEo8Ijf_L-LPSX6if6ElAcpkGXv_XjCnGvpYta8JntZfwxusEfLxNA4gcHw52ECUMeEYDJjGhohBpwYEu"
+    "OpenAI project": "sk-proj-ttZQ_dKKfR9BEo8Ijf_L-LPSX6if6ElAcpkGXv_XjCnGvpYta8JntZfwxusEfLxNA4gcHw52ECUMeEYDJjGhoh"
+    "BpwYEu"
     "f1BWKWiO-r8Fg9ZFIBv4YSmtIAD1TjFBPQBouywU_S7PWD-hZsGLZBl3CUCYmFWm",
-    "OpenAI service account": "sk-svcacct-34UPPhRfkde1BqHAZGigy5TLaFfSX3hD_qgR2k-dhLHEWRfkAYtPo_aK3lbpMeUU3B9w-Q_0lMUA9"
+    "OpenAI service account": "sk-svcacct-34UPPhRfkde1BqHAZGigy5TLaFfSX3hD_qgR2k-dhLHEWRfkAYtPo_aK3lbpMeUU3B9w-Q_0lMU"
+    "A9"
     "wrnFZlPLQuEZpPQh1SigvyeROnphcwvRErpWG18ePYq",
-    "OpenAI admin": "sk-admin-6Aq_berGFlly6Ek2X83aT4iXujHBpJmNnOLpeZaYPjPITayynpUiJquH7cndSLLcei5rYEKkYgy4nx2Aly21R_Clj_fb"
+    "OpenAI admin": "sk-admin-6Aq_berGFlly6Ek2X83aT4iXujHBpJmNnOLpeZaYPjPITayynpUiJquH7cndSLLcei5rYEKkYgy4nx2Aly21R_C"
+    "lj_fb"
     "WdyK9g3NwQrScFDu25VGiqcq_6ij",
     "OpenAI-compatible (hex)": "sk-3f77991b421b1f957815d30d20558c7a",
-    "Anthropic": "sk-ant-api03-BQcHGWAJfTr5CdYunVNLVJ4wyk3XsKYbY7WpUNr5pYPmHg-6SzMoUGfYtFW-tSNT3OgeHS3lTh130rkHc2J3En0f"
+    "Anthropic": "sk-ant-api03-BQcHGWAJfTr5CdYunVNLVJ4wyk3XsKYbY7WpUNr5pYPmHg-6SzMoUGfYtFW-tSNT3OgeHS3lTh130rkHc2J3En"
+    "0f"
     "I9Cf_AA",
-    "Anthropic admin": "sk-ant-admin01-wlHrk8_9u6e8J-_s7RCbxZ0tBUYdtgQR39b2mAAYtHZzOx0AKzcWprEKmW3FtU_aa1f5_7BVL0UeEsITmQo"
+    "Anthropic admin": "sk-ant-admin01-wlHrk8_9u6e8J-_s7RCbxZ0tBUYdtgQR39b2mAAYtHZzOx0AKzcWprEKmW3FtU_aa1f5_7BVL0UeEs"
+    "ITmQo"
     "-CZBSRCbwLAA",
     "Stripe live": "sk_live_51pspvZ2dnCl9vcG3bQPnpFrZpD7D2QbtYbj5i6oh6IrfdWxmyQgF8R6SYb5RuHzOUv5zMfp5SHWlj6tgIZuSDOUj",
-    "Stripe restricted": "rk_live_51WUIqqj6ggcSAQyqRfkDEW8kCiVID2Su9cQaHE3fvQ1GmhnqzZDFlMnybmO7XiTn6y2ewkpLRXavihwguQOc",
+    "Stripe restricted": "rk_live_51WUIqqj6ggcSAQyqRfkDEW8kCiVID2Su9cQaHE3fvQ1GmhnqzZDFlMnybmO7XiTn6y2ewkpLRXavihwguQ"
+    "Oc",
     "Stripe test": "sk_test_51eXEPMISgfZILqVVgV7tBTQDGfjJ1g84QMAIBPxibtEtgrSwWQyppHEjcsQfqYNH4GHvj7ZDJXo1krJihe1T",
     "Stripe webhook": "whsec_ntnDnrGaghCTyvRyzNX7iwymXjwSixg8",
     "Google API key": "AIzaewp6oc7pmpJDFE3_IR-S-kpWe42spqBO6TO",
-    "Google OAuth access": "ya29.a03rOQDopfhZHHF0-EFt8p_bD6i9BPkDj3zHdo1B055YjnhDxS3aQHbOzg7GCi2DYpk6iMsUWKR5J8TIlpc7SP",
+    "Google OAuth access": "ya29.a03rOQDopfhZHHF0-EFt8p_bD6i9BPkDj3zHdo1B055YjnhDxS3aQHbOzg7GCi2DYpk6iMsUWKR5J8TIlpc7"
+    "SP",
     "Google client secret": "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",
     "AWS access key id": "AKIATOA4QPQBMUTN9P7Y",
     "AWS temporary key id": "ASIA719HTTP4I34TU93P",
@@ -61,7 +70,8 @@ TOKENS = {
     "DigitalOcean": "dop_v1_576fccdef911eb37fd2b774e27b52f9aa6a0adfb90439403b6e3150e5e9b0b0b",
     "Databricks": "dapic0417ccf90f47764555c5dce92e2685c",
     "Grafana service account": "glsa_CB2p8Q425YoUVjxIkvEg0tl7yypQAjYp_5fc93d25",
-    "Grafana cloud": "glc_eyJvIjoihhcb3QLnLd3S8QBckbALt9ZoB9FV7MXqlTweblRy6WzuLWQCcvwbfHPHZMXIaE56fhLamIYo38KCnq8GR65VNw==",
+    "Grafana cloud": "glc_eyJvIjoihhcb3QLnLd3S8QBckbALt9ZoB9FV7MXqlTweblRy6WzuLWQCcvwbfHPHZMXIaE56fhLamIYo38KCnq8GR65"
+    "VNw==",
     "New Relic": "NRAK-LJX3SO29HJCD9DWBHYQLW4O2P0Y",
     "Atlassian": "ATATT3xFfGF06HdirvbqlXSU8i7xT_yl0ys-uScF-nG-C-FEVe7jpwxL29d5T7rfhw2ytS9F5r3wZ1Hx2gdD3Laxn_LwJ5PlZGL"
     "NWq2yeTZGK1m4rCmkdl2LaHipnJBKnoy5koicH9moK3UOOl4C_-3D5pU4nLvOIJ3zNsnTo-1HrPV8CzIvAU=K2NWLH5P",
@@ -79,7 +89,10 @@ IN_CONTEXT = [
     ("AWS secret access key: ajkuqt4xmicixg684jhdi414k5xocszkjvk3rzad", "ajkuqt4xmicixg684jhdi414k5xocszkjvk3rzad"),
     ("export OPENAI_API_KEY=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", "sk-1oYWchmt98tBqsVi3CXFT3"),
     ("git remote set-url origin https://oauth2:glpat-9WJ05X72qibobT_Jox17@gitlab.local/g/p.git", "glpat-9WJ05X72qibob"),
-    ("Ａｕｔｈ ｋｅｙ ｇｈｐ＿ｊ５９ｐｊｏｍｋｅ５７ｆｏｉｕ９４ｃ０Ｄ１ｌＮＱｇｔＹｋ３ＩＭＪ９ＰｖＭ", "ｊ５９ｐｊｏｍｋｅ５７"),
+    (
+        "Ａｕｔｈ ｋｅｙ ｇｈｐ＿ｊ５９ｐｊｏｍｋｅ５７ｆｏｉｕ９４ｃ０Ｄ１ｌＮＱｇｔＹｋ３ＩＭＪ９ＰｖＭ",
+        "ｊ５９ｐｊｏｍｋｅ５７",
+    ),
     ("leaked ghp_j59pjomke57\u200bfoiu94c0D1lNQgtYk3IMJ9PvM in a gist", "foiu94c0D1lNQgtYk3IMJ9PvM"),
 ]
 

@@ -1,0 +1,180 @@
+"""What every secret rule is made of: a detector (a pattern, where its secrets lie in a match, its trigger words)
+and the regex pieces the rules share (values, separators, quotes, and what a value in prose must look like).
+
+Every piece here keeps the rules linear: a value is possessive, a look-ahead that scans stays inside one token,
+and a rule starts only at a fixed word or at the beginning of a token.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+REDACTED = "[REDACTED]"
+NOT_DONE = r"(?!\[REDACTED\]|REDACTED(?![A-Za-z0-9]))"
+"""Not an earlier ``[REDACTED]``, nor one the normal form shows without its brackets: a ``[REDACTED]`` followed by
+``(…)`` (``[REDACTED]（模拟日志）``) reads as a markdown link, ``REDACTED (模拟日志)``."""
+NOT_DONE_QUOTED = r"(?!(?:\\\"|\"|')?(?:\[REDACTED\]|REDACTED(?![A-Za-z0-9])))"
+
+Spans = Callable[[re.Match[str]], list[tuple[int, int]]]
+
+
+@dataclass(frozen=True)
+class Detector:
+    """One way a kind of secret is written: how to find it and which parts of a match become ``[REDACTED]``."""
+
+    kind: str
+    """The rule it belongs to (``secret_kinds`` reports it): one of ``contract.secrets.KINDS``."""
+    pattern: re.Pattern[str]
+    """What it finds, in the normal form of a text: every match holds a secret."""
+    spans: Spans
+    """Where the secrets lie in a match (absolute positions): ``redact`` replaces them and keeps the rest."""
+    triggers: tuple[str, ...]
+    """Casefolded words of which every match holds one: text with none of them skips the detector unscanned."""
+    lead: int | None
+    """How far into a match its first trigger word can lie at most (None: any distance): no match starts further
+    before the first trigger word of a text, so scanning starts there."""
+    untriggered: re.Pattern[str] | None = None
+    """What every match that holds none of ``triggers`` holds: text where this finds something runs it too."""
+
+
+def detector(
+    kind: str,
+    pattern: str,
+    spans: Spans,
+    triggers: str | tuple[str, ...],
+    lead: int | None,
+    untriggered: str | None = None,
+) -> Detector:
+    """A detector; ``triggers`` is a tuple or ``|``-separated (empty: only ``untriggered`` makes it run)."""
+    words = triggers if isinstance(triggers, tuple) else tuple(triggers.split("|")) if triggers else ()
+    return Detector(kind, re.compile(pattern), spans, words, lead, re.compile(untriggered) if untriggered else None)
+
+
+def followed(words: str, chars: str) -> tuple[str, ...]:
+    """Each of the ``|``-separated ``words`` followed by each of ``chars``: triggers of a key and what must come
+    after it (``password=``, ``password:`` …), so that ``passwords``, ``Authorization`` and ``tokens`` run nothing."""
+    return tuple(word + char for word in words.split("|") for char in chars)
+
+
+def whole(match: re.Match[str]) -> list[tuple[int, int]]:
+    return [match.span()]
+
+
+def group(*groups: str) -> Spans:
+    """The span of the first of ``groups`` that took part in the match."""
+
+    def spans(match: re.Match[str]) -> list[tuple[int, int]]:
+        return [match.span(next(name for name in groups if match[name] is not None))]
+
+    return spans
+
+
+def unquoted(*groups: str) -> Spans:
+    """As ``group``, inside the value's quotes: ``"x"`` -> ``"[REDACTED]"``, ``\\"x\\"`` -> ``\\"[REDACTED]\\"``."""
+
+    def spans(match: re.Match[str]) -> list[tuple[int, int]]:
+        name = next(name for name in groups if match[name] is not None)
+        start, end = match.span(name)
+        value = match[name]
+        for quote in ('\\"', '"', "'"):
+            if value.startswith(quote):
+                closed = len(value) >= 2 * len(quote) and value.endswith(quote)
+                return [(start + len(quote), end - (len(quote) if closed else 0))]
+        return [(start, end)]
+
+    return spans
+
+
+def prose(*groups: str) -> Spans:
+    """As ``group``, without the sentence's punctuation after the value (``is Passw0rd1.`` keeps ``.``)."""
+
+    def spans(match: re.Match[str]) -> list[tuple[int, int]]:
+        name = next(name for name in groups if match[name] is not None)
+        start = match.start(name)
+        return [(start, start + len(match[name].rstrip(".!?:")))]
+
+    return spans
+
+
+CJK = r"\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff"
+"""CJK punctuation and ideographs: prose around a value, never part of one (``password=x已轮换``)."""
+CJK_DELIMITERS = "，；。、（）「」"
+"""End an unquoted value as ``,`` and ``;`` do (the normal form makes most of them ASCII already)."""
+
+
+def char(excluded: str) -> str:
+    """One character of a value: not in ``excluded``, not the start of an earlier ``[REDACTED]``, not a ``(``
+    before Chinese prose, and not a backslash before a quote (in JSON-escaped text that ends the value)."""
+    return r"(?:[^" + excluded + r"\[\\(]|\((?![" + CJK + r"])|\[(?!REDACTED\])|\\(?![\"']))"
+
+
+def value(excluded: str) -> str:
+    """A run of ``char(excluded)`` that holds an ASCII letter or digit (``已脱敏`` and ``---`` are no secrets)."""
+    one = char(excluded)
+    return r"(?=" + one + r"*?[A-Za-z0-9])" + one + "++"
+
+
+SEPARATOR = r"(?:=>|:=|[:=：])"
+"""``key: value``, ``key=value``, ``key := value``, ``key => value``, and the full-width colon."""
+QUOTED_VALUE = r"\\\"[^\"\\\n]++(?:\\\")?|\"(?:[^\"\\\n]|\\.)++\"?|'[^'\n]++'?"
+"""A quoted value, not empty (``\\"x\\"``, ``"x"``, ``'x'``); an unclosed quote runs to the end of the line."""
+UNQUOTED_END = r"\s&,;\"'<>)\]}" + CJK_DELIMITERS + CJK
+"""What ends an unquoted value of ``key=value``."""
+
+PLACEHOLDER = (
+    # a value that stands for a secret without being one: a flag word, a mask, a reference, a template
+    r"(?:(?i:true|false|yes|no|none|null|nil|empty|unset|undefined|required|optional|enabled|disabled|on|off|ok"
+    r"|missing|invalid|expired|hidden|masked|redacted|n/a|tbd)|\*++|(?i:x){3,}+|\.{3}+|\?++"
+    r"|\$\{[A-Za-z_][A-Za-z0-9_]*+(?::?[-=?][^}\s]*+)?\}|\$[A-Z_][A-Z0-9_]*+|%[A-Za-z_][A-Za-z0-9_]*+%"
+    r"|\{\{[^{}\n]*+\}?\}?|[A-Za-z][A-Za-z0-9_.-]*+:(?=\s|$))"
+)
+"""``true``, ``******``, ``${DB_PASSWORD}``, ``$DB_PASSWORD``, ``%DB_PASSWORD%``, ``{{ .Values.password }}``, and
+an element named as a placeholder (``<your-password>``, which the normal form reads ``your-password:``)."""
+
+
+def not_placeholder(end: str) -> str:
+    """A look-ahead: what follows (in its quotes or not) is no placeholder ending before a character of ``end``."""
+    return r"(?!(?:\\?[\"'])?" + PLACEHOLDER + r"(?:\\?[\"'])?(?![^" + end + r"]))"
+
+
+SECRET_CHAR = r"[!#$%&*+\-./0-9:=?@A-Z^_a-z|~]"
+"""One character of a secret written in prose (ASCII, not a bracket, quote, comma or semicolon)."""
+_END = r"(?=[.!?:]*+(?![!#$%&*+\-./0-9:=?@A-Z^_a-z|~]))"
+"""The end of a value in prose, sentence punctuation allowed after it."""
+_NOT_SECRET_WORDS = (
+    # names of algorithms, encodings and versions: 密钥 Base64 编码, 令牌 OAuth2.0, 私钥 sha256
+    r"base(?:32|64)(?:url)?|oauth[0-9.]*|utf-?8|(?:hmac-?)?sha-?[0-9]+|md5|aes-?[0-9]+(?:-[a-z]{3})?|rsa-?[0-9]*"
+    r"|[ehpr]s[0-9]+|ed25519|x25519|secp[0-9]+[kr]1|p-?[0-9]{3}|crc32|pkcs#?[0-9]+|x\.?509|tls[0-9.]*|ssl[0-9.]*"
+    r"|ipv[46]|http/[0-9.]+|chacha20(?:-poly1305)?"
+)
+
+
+def secretish(name: str, *, bare: bool) -> str:
+    """A value in prose that looks like a secret, as group ``name``: 6 or more characters with a letter and a
+    digit or a sign inside it; not only capitals, digits and ``_.:+-`` (``RSA2048``, ``ERR_TIMEOUT``, a
+    timestamp), no id (``u-10023``, ``order-123``, ``HikariPool-1``), version (``v2``, ``1.25.3``), quantity
+    (``30000ms``), ``key=value``, path, URL, e-mail or algorithm name (``Base64``); with ``bare`` (no ``is``,
+    ``为`` or ``是`` before it) not only hex digits and ``-`` either (a digest, a UUID, a trace id)."""
+    return "".join(
+        (
+            rf"(?={SECRET_CHAR}{{6}})",
+            rf"(?={SECRET_CHAR}*?[A-Za-z])",
+            rf"(?={SECRET_CHAR}*?(?:[0-9]|[!#$%&*+=?@^|~]{SECRET_CHAR}))",
+            rf"(?![A-Z0-9_.:+-]++{_END})",
+            rf"(?![A-Za-z]++(?:[-_.][A-Za-z]++)*+[-_.#][0-9]++{_END})",
+            rf"(?!v?[0-9]++(?:\.[0-9A-Za-z]++)++{_END}|v[0-9]++{_END})",
+            rf"(?![0-9]++(?:[.,][0-9]++)?+[A-Za-z]{{1,3}}+{_END})",
+            rf"(?![A-Za-z_][A-Za-z0-9_.-]*+=|[/~.]|{SECRET_CHAR}*?://)",
+            rf"(?![A-Za-z0-9._%+-]++@[A-Za-z0-9-]++(?:\.[A-Za-z0-9-]++)++{_END})",
+            rf"(?!(?i:{_NOT_SECRET_WORDS}){_END})",
+            rf"(?![0-9A-Fa-f-]++{_END})" if bare else "",
+            rf"(?P<{name}>{SECRET_CHAR}++)",
+        )
+    )
+
+
+def args(most: int) -> str:
+    """Up to ``most`` command-line arguments, as few as can be, none a shell operator (``|``, ``;``, ``&``)."""
+    return r"(?:[ \t]++(?![|;&])\S++){0," + str(most) + "}?"
