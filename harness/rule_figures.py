@@ -1,11 +1,13 @@
 """How well each release rule does on generated text, both ways: the share of violations it refuses and the share
 of faithful, instruction-like or harmless text it passes (``superbiz eval --rules``).
 
-The texts come from :mod:`harness.gate_corpus`, written from the rules' descriptions and never from their code.
-Each case goes through the rule the release path runs on it: a proposal through the proposal rule of the gate, a
-plan step through the plan rule (is it an instruction?), a SYSTEM_CHAT sentence through the finding rule, a secret
-through the one detector in its field (and, for the SQL a reference shows, through the release itself: a secret
-the agent wrote into its query must not reach the user).
+The texts come from four corpora, each written from the rules' descriptions and never from their code, each by a
+different hand and later than the one before: ``generated`` (:mod:`harness.gate_corpus`), ``held-out``
+(:mod:`harness.gate_heldout`), ``final`` (:mod:`harness.gate_final`) and ``blind`` (:mod:`harness.gate_blind`, whose
+author never saw the rules or the other corpora). Each case goes through the rule the release path runs on it: a
+proposal through the proposal rule of the gate, a plan step through the plan rule (is it an instruction?), a
+SYSTEM_CHAT sentence through the finding rule, a secret through the one detector in its field (and, for the SQL a
+reference shows, through the release itself: a secret the agent wrote into its query must not reach the user).
 """
 
 from __future__ import annotations
@@ -17,12 +19,12 @@ from typing import Any, Protocol
 
 from contract.secrets import REDACTED, secret_kinds
 from contract.vocabulary import EvidenceStatus
+from harness import gate_blind, gate_corpus, gate_final, gate_heldout
 from harness.draft import Draft
 from harness.gate import ClaimPolicy
 from harness.gate.findings import finding
 from harness.gate.plan_steps import is_instruction
 from harness.gate.proposals import side_effect
-from harness.gate_corpus import finding_cases, proposal_cases, secret_cases
 from harness.invocation_store import InvocationRecord, ToolCallStatus
 from harness.release import report_payload
 from harness.snapshot import Kinds
@@ -102,16 +104,39 @@ def measure(rule: str, corpus: str, cases: Iterable[Case], refuses: Callable[[Ca
     return figure
 
 
+@dataclass(frozen=True)
+class Corpus:
+    """One labelled corpus: its cases for each rule, for a seed."""
+
+    name: str
+    proposals: Callable[[int], list[Any]]
+    findings: Callable[[int], list[Any]]
+    secrets: Callable[[int], list[Any]]
+
+
+CORPORA = (
+    Corpus("generated", gate_corpus.proposal_cases, gate_corpus.finding_cases, gate_corpus.secret_cases),
+    Corpus("held-out", gate_heldout.proposal_variants, gate_heldout.finding_variants, gate_heldout.secret_variants),
+    Corpus("final", gate_final.proposal_cases, gate_final.finding_cases, gate_final.secret_cases),
+    Corpus("blind", gate_blind.proposal_cases, gate_blind.finding_cases, gate_blind.secret_cases),
+)
+
+
 def rule_figures(kinds: Kinds, policy: ClaimPolicy, *, seed: int = 0, sample: int | None = None) -> list[RuleFigure]:
-    """The figures of the three rules on the generated corpora (every ``sample``-th case when given)."""
+    """The figures of the three rules on every corpus, rule by rule (every ``sample``-th case when given)."""
 
     def every(cases: list[Any]) -> list[Any]:
         return cases[::sample] if sample else cases
 
+    rules: tuple[tuple[str, Callable[[Corpus], Callable[[int], list[Any]]], Callable[[Case], bool]], ...] = (
+        ("proposals", lambda corpus: corpus.proposals, lambda case: refuses_proposal(case, policy)),
+        ("findings", lambda corpus: corpus.findings, lambda case: refuses_finding(case, policy)),
+        ("secrets", lambda corpus: corpus.secrets, lambda case: refuses_secret(case, kinds)),
+    )
     return [
-        measure("proposals", "generated", every(proposal_cases(seed)), lambda case: refuses_proposal(case, policy)),
-        measure("findings", "generated", every(finding_cases(seed)), lambda case: refuses_finding(case, policy)),
-        measure("secrets", "generated", every(secret_cases(seed)), lambda case: refuses_secret(case, kinds)),
+        measure(rule, corpus.name, every(cases_of(corpus)(seed)), refuses)
+        for rule, cases_of, refuses in rules
+        for corpus in CORPORA
     ]
 
 
