@@ -15,9 +15,9 @@ entity. :func:`normal_form` undoes all of these, in this order:
    their delimiters, not their text;
 6. markdown: code fences and code spans lose their backticks (their places are kept in
    :attr:`NormalForm.code_spans`), emphasis (``**x**``, ``*x*``, ``__x__``, ``_x_`` between word boundaries,
-   ``~~x~~``) its markers, links become ``text (url)``, heading, quote and bullet markers go, and a table's rows
-   become text: a data row of a table with a header reads ``header: cell; header: cell``, the header row ``cell;
-   cell``, a lone pipe row ``cell: cell``.
+   ``~~x~~``; markers around no letter or digit, ``******`` or ``*:*``, stay) its markers, links become ``text (url)``,
+   heading, quote and bullet markers go, and a table's rows become text: a data row of a table with a header
+   reads ``header: cell; header: cell``, the header row ``cell; cell``, a lone pipe row ``cell: cell``.
 
 The result remembers where each of its characters came from (:meth:`NormalForm.source_span`), so a detector that
 finds a secret in the normal form can redact it in the text as written, and the user always sees the original.
@@ -324,6 +324,8 @@ def _markdown(text: str, origin: list[int]) -> tuple[str, list[int]]:
         changed = False
         for found in _EMPHASIS.finditer(text):
             inner = next(name for name in ("inner", "dunder", "star", "under") if found[name] is not None)
+            if not any(char.isalnum() for char in found[inner]):
+                continue  # markers around no word are a mask (``******``) or punctuation (``*:*``), not emphasis
             edit.replace(found.start(), found.start(inner), "")
             edit.keep_to(found.end(inner))
             edit.replace(found.end(inner), found.end(), "")

@@ -23,10 +23,10 @@ lists its shapes and examples in full, and what it leaves alone):
 
     jdbc:mysql://app:Sup3rS3cret@db-1:3306/order_db    -> jdbc:mysql://[REDACTED]@db-1:3306/order_db
 
-``authorization_header`` (:mod:`.web`): ``Authorization``/``Proxy-Authorization`` values (the scheme kept), every
-value of a ``Cookie:`` header, the first value of ``Set-Cookie:``::
+``authorization_header`` (:mod:`.web`): ``Authorization``/``Proxy-Authorization`` values (the scheme kept), the
+session and credential values of a ``Cookie:`` header (not ``lang``, ``theme`` or ``_ga``), and of ``Set-Cookie:``::
 
-    Cookie: sid=8f3kQ2; theme=dark                      -> Cookie: sid=[REDACTED]; theme=[REDACTED]
+    Cookie: sid=8f3kQ2; theme=dark                      -> Cookie: sid=[REDACTED]; theme=dark
 
 ``bearer_token`` (:mod:`.web`): bare ``Bearer`` tokens, and after ``Bearer token``/``Bearer 令牌``::
 
@@ -43,13 +43,19 @@ the AWS secret access key on its own or after its name::
 
     key ASIAY34FZKBOKMUTVV7A used                       -> key [REDACTED] used
 
-``secret_key_value`` (:mod:`.keys`, :mod:`.flags`): a value after a key or label naming a credential, in any
-syntax (``key=value``, ``"key": "value"``, markdown, XML elements and ``key=… value=…`` attributes, table cells,
-connection strings, Chinese labels, English prose ``the X password is V``), and a credential given to a command
-line (``--password V``, ``mysql -pV``, ``sshpass -p V``, ``redis-cli -a V``, ``curl -u user:V`` …)::
+``secret_key_value`` (:mod:`.keys`, :mod:`.prose`, :mod:`.sql`, :mod:`.config_files`, :mod:`.consoles`,
+:mod:`.flags`): a value after a key or label naming a credential, in any syntax (``key=value``, ``"key": "value"``,
+markdown, XML elements and ``key=… value=…`` attributes, table cells and rows whose first cell names the credential,
+connection strings, Chinese labels, English prose ``the X password is V``, ``the API key for X (V)``); what SQL
+sets or stores (``IDENTIFIED BY 'V'``, ``SET PASSWORD … = 'V'``, the ``VALUES`` of a credential column) or returns
+for a credential key; configuration files whose keys name none (``requirepass V``, ``.netrc``, ``.pgpass``, the
+``data:`` of a Kubernetes Secret); a console's Redis ``AUTH`` and the output of a command that prints a secret; and
+a credential given to a command line (``--password V``, ``mysql -pV``, ``sshpass -p V``, ``redis-cli -a V``,
+``rabbitmqadmin -u u -p V``, ``curl -u user:V`` …)::
 
     ?user=ops&password=Passw0rd!23&next=/               -> ?user=ops&password=[REDACTED]&next=/
     账号 app 的数据库密码 Sup3rS3cret 是否已轮换         -> 账号 app 的数据库密码 [REDACTED] 是否已轮换
+    CREATE USER 'report'@'%' IDENTIFIED BY 'R3port!x';  -> CREATE USER 'report'@'%' IDENTIFIED BY '[REDACTED]';
 
 ``one_time_code`` (:mod:`.codes`): OTP and verification codes after a key or a label::
 
@@ -57,8 +63,12 @@ line (``--password V``, ``mysql -pV``, ``sshpass -p V``, ``redis-cli -a V``, ``c
 
 Not secrets, under every rule: digests (sha256, sha1, md5), commit ids, trace and span ids, UUIDs, order, payment
 and request ids (``order-123``), image digests (``nginx:1.25@sha256:…``), e-mail addresses, URLs without
-credentials, masked values (``password: ******``, ``[REDACTED]``, ``token: 已脱敏``), key names with no value, and
-words about credentials (``password reset requested 3 times``, ``token expired``, ``Bearer token missing``).
+credentials or with a user only (``ssh://git@host``), masked values (``password: ******``, ``api_key=sk-****``,
+``[REDACTED]``, ``token: 已脱敏``), references and templates (``${DB_PASSWORD}``, ``${vault:secret/db#password}``,
+``var.db_password``, ``Bearer $TOKEN``, ``<base64(user:password)>``), what says where a secret is or what it is
+(``stored in Vault``, ``password: string``, ``password: 24 bytes``, ``existingSecret: redis``), key names with no
+value, and words about credentials (``password reset requested 3 times``, ``token expired``, ``Bearer token
+missing``); the ``lang``, ``theme`` or ``_ga`` of a cookie.
 
 Every pattern is linear in the input: it can start only at the beginning of a token (a look-behind rules out the
 positions inside it) or at a fixed word, and no quantified part can fail after scanning far (values are
@@ -69,8 +79,9 @@ detector also lists words one of which every match holds (its triggers): one sca
 for their stems (fewer, shorter words, a regex built as a trie) finds whether any is there, and most log lines run
 no rule; only then are the trigger words themselves found, and each detector that holds one scans from its
 first trigger word on, less how far into a match that word can lie (its ``lead``). A detector whose matches can
-hold no trigger word (the bare AWS secret key) names a cheap pattern every such match holds (a run of 40 base64
-characters) instead.
+hold no trigger word (the bare AWS secret key, a ``.pgpass`` line) names a cheap pattern every such match holds (a
+run of 40 base64 characters, ``:5432:db:user:``) instead, searched only in a text that holds the character it
+opens with.
 
 ``redact`` runs the detectors in rule order, each on the normal form of the text as the detectors before it left
 it; when one replaced something, every detector that was triggered and has not seen the text as it is now looks
@@ -86,7 +97,7 @@ from dataclasses import dataclass
 
 from contract.normal_form import normal_form
 
-from . import codes, flags, keys, tokens, web
+from . import codes, config_files, consoles, flags, keys, prose, sql, tokens, web
 from ._base import REDACTED, Detector
 from ._source import source_spans
 from ._triggers import Triggers
@@ -107,7 +118,17 @@ KINDS = (
 
 _DETECTORS: tuple[Detector, ...] = tuple(
     sorted(
-        (*web.DETECTORS, *tokens.DETECTORS, *keys.DETECTORS, *flags.DETECTORS, *codes.DETECTORS),
+        (
+            *web.DETECTORS,
+            *tokens.DETECTORS,
+            *keys.DETECTORS,
+            *prose.DETECTORS,
+            *sql.DETECTORS,
+            *config_files.DETECTORS,
+            *consoles.DETECTORS,
+            *flags.DETECTORS,
+            *codes.DETECTORS,
+        ),
         key=lambda found: KINDS.index(found.kind),
     )
 )

@@ -39,6 +39,29 @@ class Detector:
     """What every match that holds none of ``triggers`` holds: text where this finds something runs it too."""
 
 
+_Trie = dict[str, "_Trie"]
+
+
+def trie(words: tuple[str, ...]) -> str:
+    """A regex of any of ``words``, as a trie (``a(?:kia|sia|…)``): each position tries one branch per character,
+    not each word, and the longest word is found first."""
+    root: _Trie = {}
+    for word in words:
+        node = root
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def regex(node: _Trie) -> str:
+        branches = [re.escape(char) + regex(child) for char, child in sorted(node.items()) if char]
+        if not branches:
+            return ""
+        either = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+        return "(?:" + either + ")?" if "" in node else either
+
+    return regex(root)
+
+
 def detector(
     kind: str,
     pattern: str,
@@ -100,8 +123,15 @@ def prose(*groups: str) -> Spans:
 
 CJK = r"\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff"
 """CJK punctuation and ideographs: prose around a value, never part of one (``password=x已轮换``)."""
+AFTER_CJK_COLON = r"(?<=[" + CJK + r"]:)"
+"""A token that starts right after a Chinese word and its colon (``：`` is ``:`` in the normal form)."""
 CJK_DELIMITERS = "，；。、（）「」"
 """End an unquoted value as ``,`` and ``;`` do (the normal form makes most of them ASCII already)."""
+
+
+ZH_LABELS = "密码|口令|密钥|秘钥|私钥|令牌|凭证|凭据|授权码"
+"""Chinese words that name a credential (an SMTP ``授权码`` is the mailbox's password), ``|``-separated."""
+ZH_LABEL = f"(?:{ZH_LABELS})"
 
 
 def char(excluded: str) -> str:
@@ -120,18 +150,41 @@ SEPARATOR = r"(?:=>|:=|[:=：])"
 """``key: value``, ``key=value``, ``key := value``, ``key => value``, and the full-width colon."""
 QUOTED_VALUE = r"\\\"[^\"\\\n]++(?:\\\")?|\"(?:[^\"\\\n]|\\.)++\"?|'[^'\n]++'?"
 """A quoted value, not empty (``\\"x\\"``, ``"x"``, ``'x'``); an unclosed quote runs to the end of the line."""
+QUOTED_HAS_ALNUM = r"(?=\\?[\"'](?:[^\"'\n\[]|\[(?!REDACTED\]))*?[A-Za-z0-9])"
+"""A quoted value holds a letter or a digit before any ``[REDACTED]`` in it."""
 UNQUOTED_END = r"\s&,;\"'<>)\]}" + CJK_DELIMITERS + CJK
 """What ends an unquoted value of ``key=value``."""
 
-PLACEHOLDER = (
-    # a value that stands for a secret without being one: a flag word, a mask, a reference, a template
-    r"(?:(?i:true|false|yes|no|none|null|nil|empty|unset|undefined|required|optional|enabled|disabled|on|off|ok"
-    r"|missing|invalid|expired|hidden|masked|redacted|n/a|tbd)|\*++|(?i:x){3,}+|\.{3}+|\?++"
-    r"|\$\{[A-Za-z_][A-Za-z0-9_]*+(?::?[-=?][^}\s]*+)?\}|\$[A-Z_][A-Z0-9_]*+|%[A-Za-z_][A-Za-z0-9_]*+%"
-    r"|\{\{[^{}\n]*+\}?\}?|[A-Za-z][A-Za-z0-9_.-]*+:(?=\s|$))"
+_WORDS = (
+    # flag words, type names (a schema's ``password: string``), and words that say where the secret is kept
+    "true|false|yes|no|none|null|nil|empty|unset|undefined|required|optional|enabled|disabled|on|off|ok|missing"
+    "|invalid|expired|hidden|masked|redacted|n/a|tbd|string|str|int|integer|number|bool|boolean|text|bytes|object"
+    "|any|stored|kept|managed|injected|provided|loaded|fetched|mounted|generated|see|via|from|ask|in"
 )
-"""``true``, ``******``, ``${DB_PASSWORD}``, ``$DB_PASSWORD``, ``%DB_PASSWORD%``, ``{{ .Values.password }}``, and
-an element named as a placeholder (``<your-password>``, which the normal form reads ``your-password:``)."""
+_PLACEHOLDER_WORDS = trie(tuple(_WORDS.split("|")))
+_MASK = r"(?:[A-Za-z0-9]{1,10}+[-_.]){0,3}+[A-Za-z0-9]{0,4}+[*\u2022]{3,}+[A-Za-z0-9]{0,4}+"
+"""A masked value, a provider's prefix or a few characters kept around the mask (``sk-****``, ``xoxb-****``,
+``AKIA****``, ``ghp_****9f2c``); a note in brackets may follow it (``******（order-service）``)."""
+PLACEHOLDER = (
+    # a value that stands for a secret without being one (by its first character, so most values try few shapes):
+    r"(?:(?=[A-Za-z0-9(])(?:"
+    # a flag word, a mask after a prefix, a template's element, a size, code that reads the secret
+    # (var.db_password, process.env.DB_PASSWORD, os.getenv(, System.getenv()
+    r"\(?(?i:" + _PLACEHOLDER_WORDS + r")\)?|" + _MASK + r"(?:\([^()\n]{0,64}+\))?|(?i:x){3,}+"
+    r"|[A-Za-z][A-Za-z0-9_.-]*+:(?=\s|$)|[0-9]++[ \t]++(?i:bytes?)"
+    r"|(?:var|local|module|data|process\.env|import\.meta\.env)\.[A-Za-z_][\w.]*+"
+    r"|(?:os\.getenv|os\.environ\.get|System\.getenv|getenv|env)\(|(?:os\.environ|ENV)\[)"
+    # a mask, a reference or a template: ${NAME}, ${jdbc.password}, ${NAME:-x}, ${NAME:?message}, ${NAME:},
+    # ${vault:secret/db#password}, $NAME, %NAME%, {{ x }}, ${{ x }}, <x>
+    r"|(?![A-Za-z0-9(])(?:(?:" + _MASK + r"|\*++)(?:\([^()\n]{0,64}+\))?|\.{3}+|\?++"
+    r"|\$\{(?:[a-z][a-z0-9-]*+:(?=[^}\s]*?[/#:])[^}\s]*+|[A-Za-z_][\w.-]*+(?::?\?[^}\n]*+|:?[-=][^}\s]*+|:)?)\}"
+    r"|\$[A-Z_][A-Z0-9_]*+|%[A-Za-z_][A-Za-z0-9_]*+%|\$?\{\{[^{}\n]*+\}?\}?|<[^<>\n]{1,64}+>))"
+)
+"""``true``, ``string``, ``******``, ``sk-****``, ``${DB_PASSWORD}``, ``${MYSQL_ROOT_PASSWORD:?set it in .env}``,
+``${vault:secret/db#password}``, ``$DB_PASSWORD``, ``%DB_PASSWORD%``, ``{{ .Values.password }}``,
+``${{ secrets.DB_PASSWORD }}``, ``<base64(user:password)>``, ``(stored in Vault)``, ``24 bytes`` (what ``kubectl
+describe secret`` shows), ``var.db_password``, and an element named as a placeholder (``<your-password>``, which
+the normal form reads ``your-password:``)."""
 
 
 def not_placeholder(end: str) -> str:
@@ -151,22 +204,32 @@ _NOT_SECRET_WORDS = (
 )
 
 
-def secretish(name: str, *, bare: bool) -> str:
+_RANDOM_LETTERS = r"(?=[A-Za-z]{16,}+" + _END + r")(?=[A-Za-z]*?[a-z][A-Z]{2})"
+"""16 or more letters, a small letter before two capitals somewhere: random, not a word or CamelCase name."""
+_WORD_AND_YEAR = r"[A-Z][a-z]++[-_.][0-9]{4,}+" + _END
+"""``Dragon.2026``, ``Tiger-2022``: a capitalised word and a year is a password, not an id (``order-123``,
+``HikariPool-1``, ``hunter-2024``)."""
+
+
+def secretish(name: str, *, bare: bool, ids: bool = False) -> str:
     """A value in prose that looks like a secret, as group ``name``: 6 or more characters with a letter and a
-    digit or a sign inside it; not only capitals, digits and ``_.:+-`` (``RSA2048``, ``ERR_TIMEOUT``, a
-    timestamp), no id (``u-10023``, ``order-123``, ``HikariPool-1``), version (``v2``, ``1.25.3``), quantity
-    (``30000ms``), ``key=value``, path, URL, e-mail or algorithm name (``Base64``); with ``bare`` (no ``is``,
-    ``为`` or ``是`` before it) not only hex digits and ``-`` either (a digest, a UUID, a trace id)."""
+    digit or a sign inside it, or 16 or more random letters; not only capitals, digits and ``_.:+-``
+    (``RSA2048``, ``ERR_TIMEOUT``, a timestamp), no id (``u-10023``, ``order-123``, ``HikariPool-1``; but
+    ``Dragon.2026`` is a password), version (``v2``, ``1.25.3``), quantity (``30000ms``), ``key=value`` (base64's
+    ``=`` padding at the end is none), path, URL, e-mail or algorithm name (``Base64``); with ``bare`` (no ``is``,
+    ``为`` or ``是`` before it) not only hex digits and ``-`` either (a digest, a UUID, a trace id); with ``ids``
+    (after a word that only a password follows: ``AUTH``) an id's shape and capitals only are a secret too
+    (``Ops.2018``, ``PASS2024``)."""
     return "".join(
         (
             rf"(?={SECRET_CHAR}{{6}})",
             rf"(?={SECRET_CHAR}*?[A-Za-z])",
-            rf"(?={SECRET_CHAR}*?(?:[0-9]|[!#$%&*+=?@^|~]{SECRET_CHAR}))",
-            rf"(?![A-Z0-9_.:+-]++{_END})",
-            rf"(?![A-Za-z]++(?:[-_.][A-Za-z]++)*+[-_.#][0-9]++{_END})",
+            rf"(?={SECRET_CHAR}*?(?:[0-9]|[!#$%&*+=?@^|~]{SECRET_CHAR})|{_RANDOM_LETTERS})",
+            rf"(?![A-Z0-9_.:+-]++{_END})" if not ids else rf"(?![0-9_.:+-]++{_END})",
+            rf"(?!(?!{_WORD_AND_YEAR})[A-Za-z]++(?:[-_.][A-Za-z]++)*+[-_.#][0-9]++{_END})" if not ids else "",
             rf"(?!v?[0-9]++(?:\.[0-9A-Za-z]++)++{_END}|v[0-9]++{_END})",
             rf"(?![0-9]++(?:[.,][0-9]++)?+[A-Za-z]{{1,3}}+{_END})",
-            rf"(?![A-Za-z_][A-Za-z0-9_.-]*+=|[/~.]|{SECRET_CHAR}*?://)",
+            rf"(?![A-Za-z_][A-Za-z0-9_.-]*+=(?!=*+{_END})|[/~.]|{SECRET_CHAR}*?://)",
             rf"(?![A-Za-z0-9._%+-]++@[A-Za-z0-9-]++(?:\.[A-Za-z0-9-]++)++{_END})",
             rf"(?!(?i:{_NOT_SECRET_WORDS}){_END})",
             rf"(?![0-9A-Fa-f-]++{_END})" if bare else "",

@@ -4,28 +4,12 @@ from __future__ import annotations
 
 import re
 
-from ._base import Detector
-
-_Trie = dict[str, "_Trie"]
+from ._base import Detector, trie
 
 
 def _any_of(words: tuple[str, ...]) -> re.Pattern[str]:
     """A regex that finds any of ``words``, built as a trie (``a(?:kia|sia|…)``): one scan that fails fast."""
-    trie: _Trie = {}
-    for word in words:
-        node = trie
-        for char in word:
-            node = node.setdefault(char, {})
-        node[""] = {}
-
-    def regex(node: _Trie) -> str:
-        branches = [re.escape(char) + regex(child) for char, child in sorted(node.items()) if char]
-        if not branches:
-            return ""
-        either = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-        return "(?:" + either + ")?" if "" in node else either
-
-    return re.compile(regex(trie))
+    return re.compile(trie(words))
 
 
 _STEM_STARTS = frozenset("abcegilmopstvwx2-:@_")
@@ -52,6 +36,12 @@ def _stems(words: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(core for core in cores if not any(other != core and other in core for other in cores)))
 
 
+def _opening(pattern: str) -> str:
+    """The character ``pattern`` opens with when it matches only itself (``:`` of ``:[0-9]+:``), else ``""``."""
+    first = pattern[:1]
+    return first if first and re.escape(first) == first else ""
+
+
 class Triggers:
     """Which of ``detectors`` a text can hold a match of, and where each is to start scanning."""
 
@@ -74,7 +64,13 @@ class Triggers:
             for word in self.words
         }
         """The detectors to run where a word is the longest trigger word: those with a trigger word it starts with."""
-        self.untriggered = [(index, each.untriggered) for index, each in enumerate(detectors) if each.untriggered]
+        self.untriggered = [
+            (index, _opening(each.untriggered.pattern), each.untriggered)
+            for index, each in enumerate(detectors)
+            if each.untriggered
+        ]
+        """Each detector without a trigger word, with the character its pattern opens with when that is a plain
+        one (a text without it is not searched: a test far cheaper than a search, for short texts)."""
 
     def detectors_for(self, text: str) -> dict[int, int]:
         """The detectors (by index) whose trigger words ``text`` (a normal form) holds, each with where to start
@@ -86,7 +82,7 @@ class Triggers:
             # (?i) also lets "İ" stand for "i"; casefold() gives "i" + U+0307 for it.
             folded = text.casefold().replace("\u0307", "")
             stem = self.any_stem.search(folded)
-        found = {index: 0 for index, pattern in self.untriggered if pattern.search(text)}
+        found = {index: 0 for index, opening, pattern in self.untriggered if opening in text and pattern.search(text)}
         if stem is None:
             return found
         at = max(0, stem.start() - self.stem_at_most)

@@ -15,7 +15,9 @@ placeholder, no path or file name (``/…``, ``~/…``, ``./…``, ``@file``, ``
 ``az``/``helm [registry]`` … ``login`` … ``-p VALUE``; ``redis-cli`` … ``-a VALUE``; ``mongo``/``mongosh``/
 ``mongodump``/``mongorestore``/``mongoexport``/``mongoimport`` … ``-p VALUE``; ``ldapsearch``/``ldapadd``/
 ``ldapmodify``/``ldapdelete``/``ldapwhoami``/``ldappasswd``/``ldapcompare``/``ldapmodrdn`` … ``-w VALUE``
-(``-W`` prompts); ``curl`` … ``-u``/``--user``/``-U``/``--proxy-user`` ``user:PASSWORD`` (the user is kept, a
+(``-W`` prompts); ``rabbitmqadmin``/``cqlsh``/``beeline`` … ``-p VALUE``, ``sqlcmd``/``bcp``/``osql``/
+``mosquitto_pub``/``mosquitto_sub`` … ``-P VALUE`` and ``nodetool`` … ``-pw VALUE`` (the password after ``-u``/``-U``
+user); ``curl`` … ``-u``/``--user``/``-U``/``--proxy-user`` ``user:PASSWORD`` (the user is kept, a
 quoted password runs to its quote; ``-u user`` alone prompts). A value in quotes is replaced inside them.
 
 Environment assignments (``PGPASSWORD=…``, ``MYSQL_PWD=…``, ``REDISCLI_AUTH=…``) are ``key=value`` pairs.
@@ -26,6 +28,8 @@ Examples (before -> after)::
     sshpass -p 'Tr0ub4dor' ssh ops@bastion              -> sshpass -p '[REDACTED]' ssh ops@bastion
     docker login -u ci -p dckrS3cret registry.local     -> docker login -u ci -p [REDACTED] registry.local
     redis-cli -h cache -a R3disPass PING                -> redis-cli -h cache -a [REDACTED] PING
+    rabbitmqadmin -u ops -p Mq.2019 list queues         -> rabbitmqadmin -u ops -p [REDACTED] list queues
+    sqlcmd -S db -U sa -P 'Tr0ub4dor' -Q x              -> sqlcmd -S db -U sa -P '[REDACTED]' -Q x
     curl -u admin:S3cret https://api.local/health       -> curl -u admin:[REDACTED] https://api.local/health
     app --db-password S3cret --port 80                  -> app --db-password [REDACTED] --port 80
     vault login --token hvs_local_dev_9x                -> vault login --token [REDACTED]
@@ -78,7 +82,7 @@ _MYSQL = (
     + ")"
 )
 _PROGRAM_FLAG = (
-    r"(?=[abdhlmnoprs])(?<![\w.-])(?:"
+    r"(?=[abcdhlmnoprs])(?<![\w.-])(?:"
     r"sshpass(?:[ \t]++-[vhV])*+[ \t]++-p(?:[ \t]++)?"
     r"|(?:docker|podman|nerdctl|buildah|skopeo|oras|az|helm(?:[ \t]++registry)?)"
     + args(3)
@@ -88,6 +92,10 @@ _PROGRAM_FLAG = (
     r"|redis-cli" + args(16) + r"[ \t]++-a[ \t]++"
     r"|mongo(?:sh|dump|restore|export|import)?(?![\w-])" + args(16) + r"[ \t]++-p(?:[ \t]++|=)"
     r"|ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn)" + args(16) + r"[ \t]++-w[ \t]++"
+    # a client that takes the password after the user: -u admin -p V (-P V, -pw V)
+    r"|(?:rabbitmqadmin|cqlsh|beeline)" + args(16) + r"[ \t]++-p(?:[ \t]++|=)"
+    r"|(?:sqlcmd|bcp|osql|mosquitto_(?:pub|sub|rr))" + args(16) + r"[ \t]++-P[ \t]++"
+    r"|nodetool" + args(16) + r"[ \t]++-pw[ \t]++"
     r")" + _FLAG_VALUE + _value("program")
 )
 _CURL_USER = (
@@ -105,9 +113,13 @@ _CURL_USER = (
     + "))"
 )
 
+_PROGRAMS = "sshpass|login|redis-cli|mongo|ldap|mqadmin|cqlsh|beeline|sqlcmd|bcp|osql|mosquitto_|-pw |-pw\t"
+"""Triggers of ``_PROGRAM_FLAG`` (rabbitmqadmin holds ``mqadmin``, nodetool's flag ``-pw ``: stems that start as
+most stems do, see :mod:`._triggers`)."""
+
 DETECTORS: tuple[Detector, ...] = (
     detector("secret_key_value", _MYSQL, unquoted("mysql"), "mysql|mariadb", 0),
-    detector("secret_key_value", _PROGRAM_FLAG, unquoted("program"), "sshpass|login|redis-cli|mongo|ldap", None),
+    detector("secret_key_value", _PROGRAM_FLAG, unquoted("program"), _PROGRAMS, None),
     detector("secret_key_value", _CURL_USER, group("curl_quoted", "curl"), "curl", 0),
     detector("secret_key_value", _FLAG, unquoted("flag"), "-pass|-token|-key|-apikey|-secret|-credential", None),
 )

@@ -17,7 +17,8 @@ the string, ``Password={…}``/``Pwd={…}`` in braces (``Pwd={a;b};Server=db``)
 
 ``key=value``: after a key and ``=``, ``:``, ``：``, ``:=`` or ``=>``, a quoted value (whole, not empty, with a
 letter or a digit before any ``[REDACTED]`` in it) or an unquoted one (up to whitespace, ``&,;"'<>)]}``, CJK
-prose, or an earlier ``[REDACTED]``); a scheme word after the separator is kept (``X-Auth: Bearer x``).
+prose, or an earlier ``[REDACTED]``); a scheme word after the separator is kept (``X-Auth: Bearer x``), and a
+function that stores what it is given is looked into (``password = PASSWORD('x')``, ``MD5('x')``).
 
 ``named value``: ``key="…password" value="x"`` (``name``, ``id``, ``type`` for ``key``; ``=`` or ``:``, on one line
 or the next), as in ``<add key="db.password" value="x"/>``, ``<input type="password" value="x">``, a Kubernetes
@@ -26,16 +27,11 @@ or the next), as in ``<add key="db.password" value="x"/>``, ``<input type="passw
 ``pipe cells``: ``| password | x |`` inside a line (a row at the start of one the normal form reads as text): a
 cell ending in a key, then the next cell, spaces inside it included.
 
-``Chinese label``: ``密码`` (``数据库密码``, ``登录密码`` …), ``口令``, ``密钥``, ``秘钥``, ``私钥``, ``令牌``,
-``凭证`` or ``凭据``: after ``:``, ``：`` or ``=`` (``为``/``是`` allowed before it), an ASCII value as for
-``key=value``; after ``为``, ``是``, a space or nothing, or after one to six Chinese characters and then ``为``,
-``是`` or a separator (``密码我发你：x``, ``密码修改为 x``), an ASCII value that looks like a secret
-(``_base.secretish``).
+``table row``: a row of a table whose first cell names a credential (``| password | x |``, ``| 数据库密码 | x
+|``, ``| root 密码 | x |``), which the normal form reads ``配置项: password; 值: x`` under a header: the next cell,
+one token (any value, as for ``key=value``) or more than one whose first looks like a secret (``_base.secretish``).
 
-``English prose``: a key word (``password``, ``secret``, ``token``, ``api key``, ``credentials`` …), optionally
-``for``/``of`` and one to three words, then ``is``/``was``/``are`` [``now``/``still``] or ``set``/``changed``/
-``reset``/``updated to``, then a value that looks like a secret; right after ``password``, ``passwd`` or
-``passphrase`` a value that looks like a secret and is no hex digest.
+Values that sentences give (``the db password is x``, ``数据库密码为 x``) are :mod:`.prose`.
 
 Examples (before -> after)::
 
@@ -49,40 +45,40 @@ Examples (before -> after)::
     Server=db;User Id=app;Password=my pass;             -> Server=db;User Id=app;Password=[REDACTED];
     …;AccountName=acct;AccountKey=Eby8vdM0…==;…         -> …;AccountName=acct;AccountKey=[REDACTED];…
     <add key="db.password" value="Tr0ub4dor"/>          -> <add key="db.password" value="[REDACTED]"/>
-    账号 app 的数据库密码 Sup3rS3cret 是否已轮换         -> 账号 app 的数据库密码 [REDACTED] 是否已轮换
-    Basic 解码后的账号口令 order:s3cr3tPass              -> Basic 解码后的账号口令 [REDACTED]
-    数据库密码我发你：Xy9kLm2pQs                        -> 数据库密码我发你：[REDACTED]
-    the staging db password is Sup3rS3cret.             -> the staging db password is [REDACTED].
-    password for app is Adm1n@2024                      -> password for app is [REDACTED]
+    | 配置项 | 值 |…| db_password | Tr0ub4dor |          -> | 配置项 | 值 |…| db_password | [REDACTED] |
 
 Not secrets: MySQL's ``(using password: YES)``; a value with no ASCII letter or digit (``password: ******``,
-``token: 已脱敏``); a placeholder (``true``, ``none``, ``required``, ``${DB_PASSWORD}``, ``$DB_PASSWORD``,
-``PGPASSWORD=<your-password>``, ``{{ .Values.password }}``), a scheme word (``auth: basic``) or a path
-(``private_key: /etc/ssl/key.pem``) as the value; a key with no value (``检查 db_password 是否配置``,
-``rotate the db password``); a key that only ends like one (``max_tokens: 4096``, ``secretary=bob``); in prose,
-a word, an id, a version, a count or a digest (``password reset requested 3 times``, ``token expired``, ``令牌
-u-10023``). An unquoted value ends at whitespace, so the rest of a password with a space is not recognised (quoted
-values are whole); a password of digits only in prose (``the password is 123456``) is not caught; an element named
-as a placeholder with text after it on its line (``<password> psql -h db``) is read as an element holding that
-text, so ``psql`` is replaced; cells of an HTML table (``<td>password</td><td>x</td>``) are glued together by the
-normal form and not read.
+``token: 已脱敏``); a placeholder (``_base.PLACEHOLDER``: ``true``, ``none``, ``string``, ``sk-****``,
+``${DB_PASSWORD}``, ``${MYSQL_ROOT_PASSWORD:?set it}``, ``${vault:secret/db#password}``, ``$DB_PASSWORD``,
+``PGPASSWORD=<your-password>``, ``{{ .Values.password }}``, ``var.db_password``, ``(stored in Vault)``, ``24
+bytes``), a scheme word (``auth: basic``) or a path (``private_key: /etc/ssl/key.pem``) as the value; the name in
+a reference (``${DB_PASSWORD:?unset}``: ``:`` then ``?``, ``+`` or ``-`` is no separator) and a key that names a
+Secret object (``existingSecret: redis``); a key with no value (``检查 db_password 是否配置``, ``rotate the db
+password``); a key that only ends like one (``max_tokens: 4096``, ``secretary=bob``); a table row whose next cell
+describes the credential (``| password | 用户登录密码 |``, ``| password | The user password |``). An unquoted
+value ends at whitespace, so the rest of a password with a space is not recognised (quoted values are whole); an
+element named as a placeholder with text after it on its line (``<password> psql -h db``) is read as an element
+holding that text, so ``psql`` is replaced; a value that is a call (``password=getpass()``) is read as a value;
+cells of an HTML table (``<td>password</td><td>x</td>``) are glued together by the normal form and not read.
 """
 
 from __future__ import annotations
 
 from ._base import (
-    CJK_DELIMITERS,
+    CJK,
     NOT_DONE,
     NOT_DONE_QUOTED,
+    QUOTED_HAS_ALNUM,
     QUOTED_VALUE,
     SEPARATOR,
     UNQUOTED_END,
+    ZH_LABEL,
+    ZH_LABELS,
     Detector,
     detector,
     followed,
     group,
     not_placeholder,
-    prose,
     secretish,
     unquoted,
     value,
@@ -97,13 +93,11 @@ KEY = (
 )
 """A key that names a credential (case-insensitive): what it ends in."""
 _SCHEMES = r"(?:bearer|basic|digest|negotiate|ntlm|kerberos|oauth2?|saml|oidc|ldap|mtls)"
-_QUOTED_HAS_ALNUM = r"(?=\\?[\"'](?:[^\"'\n\[]|\[(?!REDACTED\]))*?[A-Za-z0-9])"
-"""A quoted value holds a letter or a digit before any ``[REDACTED]`` in it."""
-_NOT_A_VALUE = (
+NOT_A_VALUE = (
     not_placeholder(UNQUOTED_END) + r"(?!(?i:" + _SCHEMES + r")(?![^" + UNQUOTED_END + r"]))(?!/[A-Za-z0-9._-]++/)"
 )
 """No placeholder, scheme word (``auth: basic``) or path (``private_key: /etc/ssl/key.pem``)."""
-_VALUE = _QUOTED_HAS_ALNUM + r"(?:" + QUOTED_VALUE + r")|(?![\"'])" + value(UNQUOTED_END)
+VALUE = QUOTED_HAS_ALNUM + r"(?:" + QUOTED_VALUE + r")|(?![\"'])" + value(UNQUOTED_END)
 """A quoted value with a letter or digit in it, or an unquoted one."""
 
 _CONNECTION_STRING = (
@@ -116,21 +110,27 @@ _CONNECTION_STRING = (
     # ODBC's Pwd={…} first in the string: the braces hold the value, ';' included
     + r"|(?<![\w.-])(?i:password|pwd)[ \t]*+=[ \t]*+(?P<brace>\{(?=[^}\r\n]*?[A-Za-z0-9])[^}\r\n]*+\}?))"
 )
+_HASHED = r"(?:(?:old_)?password|md5|sha[12]?|encrypt|aes_encrypt|crypt)[ \t]*+\([ \t]*+"
+"""A function that stores what it is given (SQL's ``PASSWORD('x')``, ``MD5('x')``): the value is inside it."""
 _KEY_AND_VALUE = (
-    # key=value, key: value, "key": "value", \"key\": \"value\"; MySQL's "(using password: YES)" is no secret
-    rf"(?=[AaCcPpSsTtXxſ])(?i:{KEY}\\?[\"']?[ \t]*+{SEPARATOR}[ \t]*+(?>(?:(?:bearer|basic|token|digest)[ \t]++)?))"
+    # key=value, key: value, "key": "value", \"key\": \"value\"; MySQL's "(using password: YES)" is no secret,
+    # nor the name in a reference, ${DB_PASSWORD:?unset} (':' then '?', '+' or '-' is no separator)
+    # and existingSecret: redis names a Secret object, not a value; SET password = PASSWORD('x') holds it inside
+    r"(?=[AaCcPpSsTtXxſ])(?<!(?i:existing))(?<!(?i:existing)[_-])"
+    rf"(?i:{KEY}\\?[\"']?[ \t]*+{SEPARATOR}(?!(?<=:)[?+-])[ \t]*+"
+    rf"(?>(?:(?:bearer|basic|token|digest)[ \t]++|{_HASHED})?))"
     + NOT_DONE_QUOTED
     + r"(?!(?i:YES|NO)\))"
-    + _NOT_A_VALUE
+    + NOT_A_VALUE
     + r"(?P<kv>"
-    + _VALUE
+    + VALUE
     + ")"
 )
 _NAMED_VALUE = (
     # key="db.password" value="x", name: DB_PASSWORD / value: x
     r"(?=[IiKkNnTt])(?i:(?<![\w-])(?:key|name|id|type)\\?[\"']?[ \t]{0,8}+[:=][ \t]{0,8}+(?P<quote>\\?[\"']?)"
     rf"[\w.-]{{0,64}}?{KEY}(?P=quote)(?![\w.-])[ \t]{{0,8}}+,?[ \t]{{0,8}}+(?:\r?\n[ \t-]{{0,32}}+)?"
-    r"\\?[\"']?value\\?[\"']?[ \t]*+[:=][ \t]*+)" + NOT_DONE_QUOTED + _NOT_A_VALUE + r"(?P<named>" + _VALUE + ")"
+    r"\\?[\"']?value\\?[\"']?[ \t]*+[:=][ \t]*+)" + NOT_DONE_QUOTED + NOT_A_VALUE + r"(?P<named>" + VALUE + ")"
 )
 
 _PIPE_CELLS = (
@@ -141,61 +141,23 @@ _PIPE_CELLS = (
     + r"(?!/[A-Za-z0-9._-]++/)(?P<cell>(?=[^|\n]*?[A-Za-z0-9])[^|\s](?:[^|\n]{0,200}?[^|\s])?)(?=[ \t]{0,8}+\|)"
 )
 
-_ZH_LABEL = r"(?:密码|口令|密钥|秘钥|私钥|令牌|凭证|凭据)"
-_ZH_VALUE_CHAR = r"(?:[!#$%*+\-./0-9:=?@A-Z^_`a-z|~]|\[(?!REDACTED\])|\\(?![\"']))"
-"""One character of a value after a Chinese label and ':': as for key=value, but ASCII and no bracket (the prose
-after the value, or a note in brackets, is no part of it)."""
-_ZH_AFTER_SEPARATOR = (
-    # 数据库密码：Sup3rS3cret, "密码": "x", 密码为：x
-    rf"(?=[密口秘私令凭]){_ZH_LABEL}\\?[\"']?[ \t]*+(?:[为是][ \t]*+)?{SEPARATOR}[ \t]*+"
-    + NOT_DONE_QUOTED
-    + not_placeholder(r"\s,;" + CJK_DELIMITERS)
-    + r"(?P<zh_value>"
-    + _QUOTED_HAS_ALNUM
-    + r"(?:"
-    + QUOTED_VALUE
-    + r")|(?="
-    + _ZH_VALUE_CHAR
-    + r"*?[A-Za-z0-9])"
-    + _ZH_VALUE_CHAR
-    + "++)"
-)
-_ZH_IN_PROSE = (
-    # 数据库密码 Sup3rS3cret, 签名密钥为 whsec_7Hq2LmP9xK, 账号口令 order:s3cr3tPass, 密码我发你：Xy9kLm2pQs
-    rf"(?=[密口秘私令凭]){_ZH_LABEL}(?:[ \t]*+[为是][ \t]*+"
-    + secretish("zh_is", bare=False)
-    + r"|[ \t]*+"
-    + secretish("zh_bare", bare=True)
-    + rf"|[\u4e00-\u9fff]{{1,6}}?[ \t]*+(?:[为是]|{SEPARATOR})[ \t]*+"
-    + secretish("zh_after_words", bare=False)
-    + ")"
-)
-
-_EN_KEY = (
-    r"(?<![A-Za-z])(?:password|passwd|passphrase|pwd|secret|token|credentials?|apikey"
-    r"|(?:api|access|secret(?:[ _-]?access)?|private)[ _-]?key)(?![A-Za-z])"
-)
-_COPULA = (
-    r"(?:(?:is|was|are|were)(?:[ \t]++(?:now|still))?(?:[ \t]++(?:set|changed|reset|updated)[ \t]++to)?"
-    r"|(?:set|changed|reset|updated)[ \t]++to)(?![A-Za-z])"
-)
-_EN_IN_PROSE = (
-    # the staging db password is Sup3rS3cret, password for app is Adm1n@2024, the API key was set to k3y-9d8c
-    r"(?=[AaCcPpSsTt])(?i:"
-    + _EN_KEY
-    + r"(?:[ \t]++(?:for|of)(?:[ \t]++\S{1,64}+){1,3}?)?[ \t]++"
-    + _COPULA
-    + r"[ \t]*+[:=]?[ \t]*+[\"'“]?)"
-    + secretish("en_is", bare=False)
-    # tried password Passw0rd!23: a secret right after the word
-    + r"|(?=[Pp])(?i:(?<![A-Za-z])(?:password|passwd|passphrase)[ \t]++[\"'“]?)"
-    + secretish("en_bare", bare=True)
+_KEY_CELL = (
+    # 配置项: password; 值: x (a table row under a header): the first cell names a credential, the next holds it
+    # under its header's label (the header row itself, "password; token", has none)
+    r"(?=[^\n])(?<![^\n])[ \t]{0,8}+(?:[^\n;:]{1,32}+:[ \t]++)?"
+    rf"[\w. -]{{0,32}}?(?:(?i:{KEY})|{ZH_LABEL});[ \t]++[^\n;:]{{1,32}}+:[ \t]++"
+    + NOT_DONE
+    + not_placeholder(r"\s;")
+    + rf"(?!/[A-Za-z0-9._-]++/)(?![{CJK}])(?P<key_cell>(?=[^\s;]*?[A-Za-z0-9])[^\s;]++(?=[ \t]*+(?:;|\n|$))"
+    + r"|(?="
+    + secretish("cell_first", bare=False)
+    + r")[^\n;]++)"
 )
 
 _AFTER_KEY = "\\\"' \t:=："
 """What can follow a key in ``key=value``: a backslash or quote, a space, a separator."""
-_KEYS = "password|passwd|pwd|passphrase|secret|token|credential|credentials|key|auth|sig|pass|signature"
-_ZH_LABELS = "密码|口令|密钥|秘钥|私钥|令牌|凭证|凭据"
+KEY_WORDS = "password|passwd|pwd|passphrase|secret|token|credential|credentials|key|auth|sig|pass|signature"
+"""Words one of which ends every ``KEY``: triggers, with what must follow the key."""
 
 DETECTORS: tuple[Detector, ...] = (
     detector(
@@ -203,18 +165,12 @@ DETECTORS: tuple[Detector, ...] = (
         # a connection string's Password= first: its value runs to the next ';'
         f"{_CONNECTION_STRING}|{_KEY_AND_VALUE}",
         unquoted("ado", "brace", "kv"),
-        ("password", "pwd", "accountkey", "sharedaccess", *followed(_KEYS, _AFTER_KEY)),
+        ("password", "pwd", "accountkey", "sharedaccess", *followed(KEY_WORDS, _AFTER_KEY)),
         16,
     ),
-    detector("secret_key_value", _PIPE_CELLS, group("cell"), followed(_KEYS, " \t|"), 64),
+    detector("secret_key_value", _PIPE_CELLS, group("cell"), followed(KEY_WORDS, " \t|"), 64),
     detector("secret_key_value", _NAMED_VALUE, unquoted("named"), followed("value", _AFTER_KEY), 200),
-    detector("secret_key_value", _ZH_AFTER_SEPARATOR, unquoted("zh_value"), _ZH_LABELS, 0),
-    detector("secret_key_value", _ZH_IN_PROSE, prose("zh_is", "zh_bare", "zh_after_words"), _ZH_LABELS, 0),
     detector(
-        "secret_key_value",
-        _EN_IN_PROSE,
-        prose("en_is", "en_bare"),
-        followed("password|passwd|passphrase|pwd|secret|token|credential|credentials|apikey|key", " \t"),
-        10,
+        "secret_key_value", _KEY_CELL, group("key_cell"), (*followed(KEY_WORDS, ";"), *followed(ZH_LABELS, ";")), 100
     ),
 )

@@ -77,14 +77,22 @@ COMMANDS = [
 ]
 
 COOKIES = [
-    ("Cookie: sid=8f3kQ2; theme=dark", "Cookie: sid=[REDACTED]; theme=[REDACTED]"),
-    ("cookie: _ga=GA1.2.3; csrftoken=x9Y; empty=", "cookie: _ga=[REDACTED]; csrftoken=[REDACTED]; empty="),
+    # a value whose name marks a session or a credential, or that looks random; not lang, theme or _ga
+    ("Cookie: sid=8f3kQ2; theme=dark", "Cookie: sid=[REDACTED]; theme=dark"),
+    ("cookie: _ga=GA1.2.3; csrftoken=x9Y; empty=", "cookie: _ga=GA1.2.3; csrftoken=[REDACTED]; empty="),
     (
         "Set-Cookie: session=8f3kQ2x; Path=/; HttpOnly; Secure",
         "Set-Cookie: session=[REDACTED]; Path=/; HttpOnly; Secure",
     ),
-    ('{"headers": {"Cookie": "sid=8f3kQ2; lang=zh"}}', '{"headers": {"Cookie": "sid=[REDACTED]; lang=[REDACTED]"}}'),
-    ("Cookie: sid=[REDACTED]; theme=dark", "Cookie: sid=[REDACTED]; theme=[REDACTED]"),
+    ('{"headers": {"Cookie": "sid=8f3kQ2; lang=zh"}}', '{"headers": {"Cookie": "sid=[REDACTED]; lang=zh"}}'),
+    ("Cookie: sid=[REDACTED]; theme=dark; PHPSESSID=ab12", "Cookie: sid=[REDACTED]; theme=dark; PHPSESSID=[REDACTED]"),
+    ("Cookie: lang=zh-CN; SESSION=YTc4ZjQ2", "Cookie: lang=zh-CN; SESSION=[REDACTED]"),
+    (
+        "Cookie: tz=UTC; connect.sid=s%3Aab12.cd; XSRF-TOKEN=q9",
+        "Cookie: tz=UTC; connect.sid=[REDACTED]; XSRF-TOKEN=[REDACTED]",
+    ),
+    ("Cookie: theme=dark; cna=Gf8kHXL4z0sCAXFc6sG7", "Cookie: theme=dark; cna=[REDACTED]"),
+    ("Set-Cookie: remember_me=9f8e7d; Max-Age=86400", "Set-Cookie: remember_me=[REDACTED]; Max-Age=86400"),
 ]
 
 UNTOUCHED = [
@@ -107,6 +115,9 @@ UNTOUCHED = [
     "user@tcp(db-1:3306)/db",
     "the Cookie: header was missing; Set-Cookie: not sent",
     "Set-Cookie: sid=[REDACTED]; Path=/",
+    "Cookie: lang=zh-CN; _ga=GA1.2.628519172.1730039361",
+    "Cookie: theme=dark; locale=en_US; _gid=GA1.2.99; tz=Asia/Shanghai; _fbp=fb.1.1596403881668.1116446470",
+    "Set-Cookie: lang=en; Path=/",
 ]
 
 
@@ -125,7 +136,7 @@ def test_a_credential_given_to_a_command_is_replaced(text: str, expected: str) -
 
 
 @pytest.mark.parametrize(("text", "expected"), COOKIES)
-def test_every_cookie_value_is_replaced_and_no_attribute(text: str, expected: str) -> None:
+def test_a_session_or_credential_cookie_value_is_replaced_and_no_attribute(text: str, expected: str) -> None:
     assert "authorization_header" in secret_kinds(text)
     assert redact(text) == (expected, True)
     assert redact(expected) == (expected, False)

@@ -14,7 +14,15 @@ import contract.normal_form as normal_form_module
 import contract.secrets as secrets
 from contract.normal_form import normal_form
 from contract.secrets import RULES, redact, secret_kinds
-from tests.contract import test_secrets, test_secrets_commands, test_secrets_key_values, test_secrets_tokens
+from tests.contract import (
+    test_secrets,
+    test_secrets_commands,
+    test_secrets_configs,
+    test_secrets_key_values,
+    test_secrets_references,
+    test_secrets_tables_and_prose,
+    test_secrets_tokens,
+)
 from tests.contract.test_secrets_linear import FRAGMENTS
 
 TEXTS = [
@@ -31,6 +39,21 @@ TEXTS = [
     *(text for text, _, _ in test_secrets_commands.CONNECTIONS),
     *(text for text, _ in test_secrets_commands.COMMANDS + test_secrets_commands.COOKIES),
     *test_secrets_commands.UNTOUCHED,
+    *(
+        text
+        for text, _ in test_secrets_tables_and_prose.TABLE_ROWS
+        + test_secrets_tables_and_prose.PROSE
+        + test_secrets_configs.SQL
+        + test_secrets_configs.CONFIG_FILES
+        + test_secrets_configs.CONSOLES
+        + test_secrets_references.STILL_SECRETS
+    ),
+    *test_secrets_tables_and_prose.TABLE_LOOK_ALIKES,
+    *test_secrets_tables_and_prose.PROSE_LOOK_ALIKES,
+    *test_secrets_configs.SQL_LOOK_ALIKES,
+    *test_secrets_configs.CONFIG_LOOK_ALIKES,
+    *test_secrets_configs.CONSOLE_LOOK_ALIKES,
+    *test_secrets_references.STANDS_FOR_A_SECRET,
 ]
 
 
@@ -66,10 +89,24 @@ def test_every_trigger_word_holds_a_stem_and_starts_where_the_lead_says() -> Non
     assert all(each.triggers or each.untriggered for each in secrets._DETECTORS)
 
 
+MODULES = (
+    secrets,
+    secrets.web,
+    secrets.tokens,
+    secrets.keys,
+    secrets.prose,
+    secrets.sql,
+    secrets.config_files,
+    secrets.consoles,
+    secrets.flags,
+    secrets.codes,
+)
+
+
 def _examples() -> list[tuple[str, str, str]]:
     """``before -> after`` lines of the docstrings' example blocks, but those that elide (``…``) or name a rule."""
     found = []
-    for module in (secrets, secrets.web, secrets.tokens, secrets.keys, secrets.flags, secrets.codes):
+    for module in MODULES:
         for line in (module.__doc__ or "").splitlines():
             if re.match(r"^    \S", line) and " -> " in line and "…" not in line and "(" not in line.split("->")[1][:2]:
                 before, after = (part.strip() for part in line.split(" -> ", 1))
@@ -81,14 +118,7 @@ EXAMPLES = _examples()
 
 
 def test_each_module_shows_examples() -> None:
-    assert {module for module, _, _ in EXAMPLES} == {
-        "contract.secrets",
-        "contract.secrets.web",
-        "contract.secrets.tokens",
-        "contract.secrets.keys",
-        "contract.secrets.flags",
-        "contract.secrets.codes",
-    }
+    assert {module for module, _, _ in EXAMPLES} == {module.__name__ for module in MODULES}
 
 
 @pytest.mark.parametrize(("module", "before", "after"), EXAMPLES)
