@@ -95,7 +95,7 @@ _OPENER = re.compile(
     r"^\s*(?:(?:目前|现在|当前|眼下|从[^,，;；]{1,16}?)看(?:来|起来|上去)?|看(?:来|起来|上去))(?![过])"
 )
 """目前看 X 偏高, 从监控看 …: what is seen so far, stated (看 X 偏高 alone is an instruction)."""
-_NAME = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+(?![\w-])|(?<![\w.])v?\d+\.\d+\.\d+")
+_NAME = re.compile(r"(?<![\w@-])[A-Za-z][A-Za-z0-9]*(?:[-_.][A-Za-z0-9]+)+(?![\w-])|(?<![\w.])v?\d+\.\d+\.\d+")
 _COMPOUND = re.compile(
     r"(?:non|re|self|pre|post|multi|co|anti|cross|sub|semi|over|under|out|in|on|off|up|down|end|real|read|write|"
     r"built|so|follow|set|look|check|time|well|high|low|long|short|per|x|e|t)-\w+",
@@ -154,16 +154,18 @@ def finding(text: str, policy: ClaimPolicy) -> str | None:
         if _RELATIVE.match(clause.rest) and before is not None:  # unlike X-1, which keeps restarting
             clause = judge(f"{before.rest} {clause.rest}", aside=clause.aside)
         before = clause
-        marker = clause_finding(clause, policy)
+        quoted = any(clause.start <= start < clause.end for start, _ in form.code_spans)
+        marker = clause_finding(clause, policy, quoted=quoted)
         if marker is not None:
             return marker
         speaking = bool(_SPEAKER.match(clause.rest) or _SPEAKER.match(clause.text)) or speaking
     return None
 
 
-def clause_finding(clause: Clause, policy: ClaimPolicy) -> str | None:
-    """A finding of the clause itself, or of what follows a colon in it (Check the pool: it is exhausted)."""
-    marker = _finding_of(clause, policy)
+def clause_finding(clause: Clause, policy: ClaimPolicy, *, quoted: bool = False) -> str | None:
+    """A finding of the clause itself, or of what follows a colon in it (Check the pool: it is exhausted). A clause
+    that quotes a literal in code (is mostly `Broken pipe` errors) holds a value a reader could check."""
+    marker = _finding_of(clause, policy, quoted=quoted)
     colon = _COLON.search(clause.rest)
     if (
         marker is None
@@ -174,7 +176,7 @@ def clause_finding(clause: Clause, policy: ClaimPolicy) -> str | None:
         and not _LABELLED.match(clause.rest)
         and not _OBJECT_BEFORE_COLON.search(clause.rest[: colon.start()])
     ):
-        marker = _finding_of(judge(clause.rest[colon.end() :], aside=clause.aside), policy)
+        marker = _finding_of(judge(clause.rest[colon.end() :], aside=clause.aside), policy, quoted=quoted)
     return marker
 
 
@@ -184,7 +186,7 @@ def commands_in(form: NormalForm) -> tuple[tuple[int, int], ...]:
     return tuple((command.start, command.end) for command in commands(form.text, form.code_spans))
 
 
-def _finding_of(clause: Clause, policy: ClaimPolicy) -> str | None:
+def _finding_of(clause: Clause, policy: ClaimPolicy, *, quoted: bool = False) -> str | None:
     greeting = _GREETING.match(clause.rest)
     if greeting is not None:  # 你好～看起来 X 有点问题: the greeting says nothing, the rest may
         rest = clause.rest[greeting.end() :].lstrip(" ~!,.:;")
@@ -236,7 +238,7 @@ def _finding_of(clause: Clause, policy: ClaimPolicy) -> str | None:
         or _STATED_IN_OBJECT.search(rest)
         or _PRONOUN_VERB.match(rest)
     )
-    if weak is not None and not able and (_states_a_fact(clause.rest, policy) or _MEASURED.search(rest)):
+    if weak is not None and not able and (quoted or _states_a_fact(clause.rest, policy) or _MEASURED.search(rest)):
         return weak.group()
     return None
 

@@ -244,6 +244,8 @@ EN_FINDING = (
     r"determined that|shows that|showed that|indicates that|proves|proved|we see|it appears|appears to be|"
     r"seems to be|it seems|the problem is|the issue is|is down|was down|went down|is exhausted|was exhausted|"
     r"has failed|had failed|is failing|is broken|is unavailable|was unavailable|is overloaded|is saturated|"
+    r"no anomal(?:y|ies)|nothing (?:abnormal|unusual)|(?:is|are|looks?|all) (?:healthy|normal|green)"
+    r"|no (?:issues|errors|problems) (?:found|seen)|"
     r"crashed|is leaking|is stuck|timed out|is degraded|are exhausted|were exhausted|is full|is maxed|probably|likely|"
     r"most likely|possibly|presumably|apparently|seemingly|looks like|looks|seems|appears|driven by|ran out|maxed out|"
     r"(?:hit|reached|exceeded) (?:its|the|a|their) (?:limit|ceiling|max(?:imum)?|cap)|"
