@@ -15,16 +15,15 @@ Diagnosis Plan. Each returns what may be released; the run decides how.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from harness.gate.commands import holds_sql
 from harness.gate.evidence import evidence_of
+from harness.gate.examples import without_examples
 from harness.gate.findings import finding
 from harness.gate.grounding import ungrounded
-from harness.gate.lexicon import EXAMPLE_LABEL
 from harness.gate.plan_steps import is_instruction
 from harness.gate.policy import ClaimPolicy
 from harness.gate.proposals import mutating_part
@@ -42,9 +41,6 @@ GENERIC_PLAN = (
     "汇总证据，给出结论、下一步行动和诊断范围说明",
 )
 """Streamed when the agent's own plan has fewer than three usable steps."""
-
-
-_EXAMPLE = re.compile(rf"{EXAMPLE_LABEL}[^。!?！？\n]*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -66,7 +62,8 @@ def check_knowledge_answer(
     if any(holds_secret(text) for text in texts):
         return KnowledgeRelease(None, "KNOWLEDGE_SECRET", tuple(invented))
     held = evidence_of(references, [query])
-    if any(ungrounded(text, held, non_facts=policy.non_facts) for text in texts):
+    stated = [without_examples(text, questions_only=True) for text in texts]
+    if any(ungrounded(text, held, non_facts=policy.non_facts) for text in stated):
         return KnowledgeRelease(None, "KNOWLEDGE_UNGROUNDED", tuple(invented))
     limitations = list(answer.limitations)
     if invented:
@@ -81,20 +78,15 @@ def system_answer_problem(answer: str, capabilities: str, query: str, policy: Cl
         return "EMPTY"
     if holds_secret(answer):
         return "SECRET"
-    if ungrounded(_without_examples(answer), evidence_of([], [capabilities, query]), non_facts=policy.non_facts):
+    stated = without_examples(answer)
+    if ungrounded(stated, evidence_of([], [capabilities, query]), non_facts=policy.non_facts):
         return "UNGROUNDED"
-    if finding(answer, policy) is not None:
+    if finding(stated, policy) is not None:
         return "FINDING"
     effect = mutating_part(answer, policy)
     if effect is not None and effect.lower() not in normal(capabilities).text.lower():
         return "SIDE_EFFECT"
     return None
-
-
-def _without_examples(answer: str) -> str:
-    """``answer`` without the example questions it offers (例如：订单 order-123 支付超时，帮我排查): an example of what
-    the user may ask states nothing about their systems, so its tokens are not claims."""
-    return _EXAMPLE.sub(" ", normal(answer).text)
 
 
 def plan_steps(steps: Sequence[Any], policy: ClaimPolicy) -> list[str]:

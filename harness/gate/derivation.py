@@ -11,8 +11,10 @@ from itertools import combinations
 from harness.gate.evidence import Held
 from harness.gate.moments import Moment, span_seconds
 from harness.gate.quantities import MEASURED, unit_class, unit_factor
-from harness.gate.tokens import ABOVE, APPROX, AT_LEAST, AT_MOST, BELOW, TENS, Number
+from harness.gate.tokens import ABOVE, APPROX, AT_LEAST, AT_MOST, BELOW, NEARLY, TENS, Number
 
+NEARLY_REACH = Decimal("0.9")
+"""近 X holds for a value from 0.9 X up to X (近两百条 for 185), or X rounded as 约 X would be."""
 BOUND_REACH = Decimal("1.5")
 """超过 X holds for a value above X up to 1.5 X (低于 X: from X / 1.5): a bound states a nearby value, not any."""
 MAX_SUMMANDS = 10
@@ -24,7 +26,7 @@ def held(number: Number, evidence: Held) -> bool:
     approximate, or bounded as written (超过 X holds when the evidence's value is above X); the length of a
     queried window when the number is written as one; a fraction of the evidence as a percentage."""
     for seen in evidence.numbers:
-        converted = _convert(seen, number.unit)
+        converted = convert(seen, number.unit)
         if converted is None:
             continue
         if _matches(number, converted) or (number.clipped and str(converted).startswith(str(number.value))):
@@ -46,6 +48,8 @@ def _matches(number: Number, value: Decimal) -> bool:
         return written < value <= written * BOUND_REACH
     if number.qualifier in (BELOW, AT_MOST):
         return written / BOUND_REACH <= value < written
+    if number.qualifier == NEARLY:
+        return written * NEARLY_REACH <= value <= written or _approximately(written, value)
     if number.qualifier == TENS:
         return written <= value < written + _last_step(written)
     return value == written or (number.qualifier == APPROX and _approximately(written, value))
@@ -57,7 +61,12 @@ def _last_step(value: Decimal) -> Decimal:
     return Decimal(1).scaleb(exponent if isinstance(exponent, int) else 0)
 
 
-def _convert(seen: Number, unit: str | None) -> Decimal | None:
+def agrees(number: Number, value: Decimal) -> bool:
+    """``value`` is what ``number`` says: the same at the precision written, or as it is qualified (约, 超过 …)."""
+    return _rounds_to(number.value, value) if number.qualifier is None else _matches(number, value)
+
+
+def convert(seen: Number, unit: str | None) -> Decimal | None:
     """``seen`` in ``unit``; None when the two cannot be the same kind of quantity."""
     claim_class, seen_class = unit_class(unit), unit_class(seen.unit)
     if seen_class is None and claim_class in MEASURED:  # waiting=30 is not 30 秒
@@ -79,7 +88,7 @@ def derived(number: Number, operands: list[Number], times: list[Moment], arithme
     it; with the arithmetic written out (×, *, 乘), a product and a share (800 的 80%)."""
 
     def matches(value: Decimal) -> bool:
-        return _rounds_to(number.value, value) if number.qualifier is None else _matches(number, value)
+        return agrees(number, value)
 
     kind = unit_class(number.unit)
     others = [operand for operand in operands if operand is not number]
@@ -91,8 +100,9 @@ def derived(number: Number, operands: list[Number], times: list[Moment], arithme
     if kind in ("percent", "ratio", None):
         for values in by_kind.values():
             for a, b in combinations(values, 2):
-                for numerator, denominator in ((a, b), (b, a)):
-                    if denominator and matches(numerator / denominator * (100 if kind == "percent" else 1)):
+                scale = 100 if kind == "percent" else 1
+                for numerator, denominator in ((a, b), (b, a), (a, a + b), (b, a + b)):
+                    if denominator and matches(numerator / denominator * scale):
                         return True
     if kind != "percent" and (number.total or number.difference):
         for a, b in combinations(same_kind, 2):
@@ -130,7 +140,7 @@ def _in_claim_unit(operand: Number, number: Number) -> Decimal | None:
         return operand.value if operand_kind in (None, "count") else None
     if operand_kind != kind:
         return None
-    return _convert(operand, number.unit)
+    return convert(operand, number.unit)
 
 
 def _decimals(value: Decimal) -> int:

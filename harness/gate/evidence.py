@@ -24,6 +24,10 @@ from harness.gate.tokens import Number, tokenize, word_forms
 
 ASKED_KEY = "asked"
 SCOPE_KEY = "scope"
+WINDOW_KEYS = frozenset({"start_time", "end_time"})
+"""The two ends of a queried window: its length is the window's, never a duration the source observed."""
+UNIT_KEY = "unit"
+"""An entry may name the unit of its bare figures (a metric's ``http_server_requests_seconds``: ``seconds``)."""
 
 
 @dataclass
@@ -36,6 +40,10 @@ class Held:
     window_seconds: list[Decimal] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)
     """The texts themselves (what a quotation must come from)."""
+    records: list[Mapping[str, Any]] = field(default_factory=list)
+    """Every JSON object of the evidence (an entry, a row, an event): what a duration within one record reads."""
+    collections: list[list[Mapping[str, Any]]] = field(default_factory=list)
+    """Every list of objects (rows, events, samples) and the entries of each cited call: what a count reads."""
 
     def add_text(self, text: str) -> None:
         tokens = tokenize(text)
@@ -45,16 +53,21 @@ class Held:
         self.window_seconds += tokens.windows
         self.texts.append(text)
 
-    def add_value(self, value: Any, key: str | None = None) -> None:
-        """Every leaf of a JSON value: strings are read as text, numbers take the unit their key names."""
+    def add_value(self, value: Any, key: str | None = None, unit: str | None = None) -> None:
+        """Every leaf of a JSON value: strings are read as text, numbers take the unit their key names (else
+        ``unit``, the one their entry names)."""
         if isinstance(value, Mapping):
+            self.records.append(value)
             for name, item in value.items():
                 self.words |= word_forms(str(name))
-                self.add_value(item, str(name))
+                self.add_value(item, str(name), unit)
             self._add_window(value)
         elif isinstance(value, list | tuple):
+            objects = [item for item in value if isinstance(item, Mapping)]
+            if len(objects) > 1:
+                self.collections.append(objects)
             for item in value:
-                self.add_value(item, key)
+                self.add_value(item, key, unit)
         elif isinstance(value, str):
             self.add_text(value)
         elif isinstance(value, bool) or value is None:
@@ -65,7 +78,7 @@ class Held:
             except InvalidOperation:
                 return
             if number.is_finite():
-                self.numbers.append(Number(number, key_unit(key), str(value)))
+                self.numbers.append(Number(number, key_unit(key) or unit, str(value)))
                 self.words.add(str(value).lower())
 
     def merged(self, other: Held) -> Held:
@@ -75,6 +88,8 @@ class Held:
             self.words | other.words,
             self.window_seconds + other.window_seconds,
             self.texts + other.texts,
+            self.records + other.records,
+            self.collections + other.collections,
         )
 
     def _add_window(self, value: Mapping[str, Any]) -> None:
@@ -103,6 +118,9 @@ def evidence_of(values: Iterable[Any], texts: Iterable[str] = (), *, scope_is_fa
     asked too, the rest of the scope (validated names, the window) is found. With ``scope_is_fact`` (a
     NEGATIVE_OBSERVATION) everything is found."""
     grounds = Grounds()
+    values = list(values)
+    for group in _calls(values):
+        grounds.found.collections.append(group)
     for value in values:
         if isinstance(value, Mapping) and ASKED_KEY in value and not scope_is_fact:
             _add_entry(grounds, value)
@@ -115,16 +133,28 @@ def evidence_of(values: Iterable[Any], texts: Iterable[str] = (), *, scope_is_fa
     return grounds
 
 
+def _calls(values: list[Any]) -> list[list[Mapping[str, Any]]]:
+    """The entries of each cited call (one per log pattern, per metric series): entries of one call share their
+    source and scope."""
+    calls: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    for value in values:
+        if isinstance(value, Mapping) and ASKED_KEY in value:
+            calls.setdefault((str(value.get("source")), str(value.get(SCOPE_KEY))), []).append(value)
+    return [entries for entries in calls.values() if len(entries) > 1]
+
+
 def _add_entry(grounds: Grounds, entry: Mapping[str, Any]) -> None:
     asked = Held()
     asked.add_value(entry[ASKED_KEY])
     grounds.asked = grounds.asked.merged(asked)
+    unit = entry.get(UNIT_KEY) if isinstance(entry.get(UNIT_KEY), str) else None
+    grounds.found.records.append({key: item for key, item in entry.items() if key != ASKED_KEY})
     for key, item in entry.items():
         if key == ASKED_KEY:
             continue
         if key != SCOPE_KEY or not isinstance(item, str):
             grounds.found.words |= word_forms(key)
-            grounds.found.add_value(item, key)
+            grounds.found.add_value(item, key, unit)
             continue
         scope = tokenize(item)
         asked_values = {number.value for number in asked.numbers}

@@ -50,6 +50,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from harness.gate.compounds import joined
+from harness.gate.computed import computed
 from harness.gate.derivation import derived, held
 from harness.gate.evidence import Grounds, Held
 from harness.gate.moments import Moment, same_moment
@@ -104,6 +106,8 @@ def unsupported(
     for identifier in tokens.identifiers:
         if identifier.key in ignore or identifier.negated or _has_word(found.words, identifier):
             continue
+        if joined(identifier.key, found):
+            continue
         only_asked = _has_word(asked.words, identifier)
         if not (only_asked and named(identifier.at, identifier.written)):
             missing.append(Missing(identifier.written, only_asked))
@@ -122,6 +126,7 @@ def unsupported(
         operands += [n for n in extra.numbers if held(n, found)]
         moments += [m for m in extra.moments if _held_moment(m, found)]
         arithmetic = arithmetic or bool(_ARITHMETIC.search(other))
+    operands += [n for n in tokens.numbers if n not in operands and computed(n, tokens, found)]
     pending = [n for n in tokens.numbers if n not in operands]
     while pending:  # a derived value may be the operand of the next one (19 = 12 + 6 + 1, then 6/19 = 32%)
         shown = [n for n in pending if derived(n, operands, moments, arithmetic)]

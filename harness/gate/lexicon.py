@@ -213,11 +213,11 @@ INTENT_LABEL = (
     r"goal|objective|aim|purpose|task|todo|next(?: step)?|open question|question|plan|focus|note|hypothesis|idea|"
     r"direction|suggestion|action)"
 )
+"""Labels of what is to be done or asked (目标：, Goal:): what follows them is judged as the clause."""
 EXAMPLE_LABEL = (
     r"(?:try|example|examples|e\.g\.?|for example|for instance|例如|比如|示例|举例|例子|可以这样问|你可以问|如)\s*[:：]"
 )
 """What introduces an example of a question (例如：订单 order-123 支付超时，帮我排查): quoted, not stated."""
-"""Labels of what is to be done or asked (目标：, Goal:): what follows them is judged as the clause."""
 CHECK_LABEL = (
     r"(?:待确认|待核实|待验证|待核对|待排查|待检查|需确认|需核实|需验证|需要确认|"
     r"to (?:verify|check|confirm|investigate|validate)|"

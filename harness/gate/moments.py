@@ -20,7 +20,7 @@ _ZONE = (
 _DATE = r"(?P<{p}y>\d{{4}})[ \t]?[-/.年][ \t]?(?P<{p}mo>\d{{1,2}})[ \t]?[-/.月][ \t]?(?P<{p}d>\d{{1,2}})[ \t]?日?"
 _CLOCK = (
     r"(?P<{p}h>\d{{1,2}})(?::|[ \t]?[点时][ \t]?)(?P<{p}mi>\d{{2}})(?:(?::|[ \t]?分[ \t]?)(?P<{p}s>\d{{2}})"
-    r"(?:\.\d{{1,9}})?秒?)?(?!\d)"
+    r"(?P<{p}f>\.\d{{1,9}})?秒?)?(?!\d)"
 )
 _BEIJING = r"(?:北京时间[ \t]*)?"
 MOMENT_PATTERN = (
@@ -56,6 +56,8 @@ class Moment:
     second: int | None = None
     zone: int | None = None
     at: int = -1
+    fraction: Decimal = Decimal(0)
+    """The part of its second written after the point (``26.506`` -> 0.506): spans between instants keep it."""
     """Where it starts in the text it was read from."""
 
     @property
@@ -110,7 +112,8 @@ def moment_of(match: re.Match[str]) -> Moment:
     hour = int(match[f"{kind}h"]) if kind != "da" else None
     minute = int(match[f"{kind}mi"]) if kind != "da" else None
     second = int(match[f"{kind}s"]) if kind != "da" and match[f"{kind}s"] else None
-    return Moment(written, year, month, day, hour, minute, second, _zone_minutes(zone_text), at)
+    fraction = Decimal("0" + match[f"{kind}f"]) if kind != "da" and match[f"{kind}f"] else Decimal(0)
+    return Moment(written, year, month, day, hour, minute, second, _zone_minutes(zone_text), at, fraction)
 
 
 def _zone_minutes(text: str | None) -> int | None:
@@ -144,7 +147,7 @@ def span_seconds(start: Moment, end: Moment) -> Decimal:
         except ValueError:  # not a calendar date: no span
             return Decimal(-1)
         end_s += days * 86400
-    return Decimal(abs(end_s - start_s))
+    return abs(Decimal(end_s) + end.fraction - Decimal(start_s) - start.fraction)
 
 
 def same_moment(claim: Moment, seen: Moment) -> bool:

@@ -47,14 +47,15 @@ UNIT_AFTER = re.compile(
 )
 _KEY_UNITS = (
     (re.compile(r"(?:^|_)(?:ms|millis|milliseconds)$"), "ms"),
-    (re.compile(r"(?:^|_)(?:s|sec|secs|seconds)$"), "s"),
-    (re.compile(r"(?:^|_)(?:min|mins|minutes)$"), "min"),
-    (re.compile(r"(?:^|_)(?:h|hours)$"), "h"),
+    (re.compile(r"_(?:s|sec|secs)$|(?:^|_)seconds$"), "s"),
+    (re.compile(r"_(?:min|mins)$|(?:^|_)minutes$"), "min"),
+    (re.compile(r"_h$|(?:^|_)hours$"), "h"),
     (re.compile(r"(?:^|_)days$"), "d"),
     (re.compile(r"(?:^|_)bytes$"), "b"),
     (re.compile(r"(?:^|_)(?:percent|pct)$"), "%"),
 )
-"""A JSON number takes the unit its key names: ``lookback_minutes: 30`` is 30 minutes."""
+"""A JSON number takes the unit its key names: ``lookback_minutes: 30`` is 30 minutes. A short unit needs a name
+before it: ``min`` alone is a minimum (a series' figures), ``wait_min`` is minutes."""
 
 
 MEASURED = frozenset({"time", "size", "percent"})

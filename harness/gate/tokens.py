@@ -18,8 +18,11 @@ from harness.gate.moments import MOMENT_PATTERN, RANGE_JOIN, Moment, moment_of, 
 from harness.gate.quantities import MULTIPLIERS, SIZE_UNITS, TIME_UNITS, UNIT_AFTER
 from harness.gate.text import value_text
 
-APPROX, ABOVE, AT_LEAST, BELOW, AT_MOST, TENS = "approx", "above", "at_least", "below", "at_most", "tens"
-"""How a number is qualified: 约 X; 超过 X; 至少 X / X 以上; 低于 X; 最多 X / X 以下; X 多 (X up to the next step)."""
+APPROX, NEARLY, ABOVE, AT_LEAST, BELOW, AT_MOST, TENS = (
+    "approx", "nearly", "above", "at_least", "below", "at_most", "tens"
+)  # fmt: skip
+"""How a number is qualified: 约 X; 近 X (just under X); 超过 X; 至少 X / X 以上; 低于 X; 最多 X / X 以下; X 多 (X up
+to the next step)."""
 
 _TOKEN = re.compile(
     MOMENT_PATTERN + r"|(?P<path>(?<![\w/.:])(?:/[A-Za-z0-9_.\-]+){2,}/?)"
@@ -38,10 +41,13 @@ _DIFFERENCE_BEFORE = re.compile(
     r"more|less|fewer|longer|shorter|later|earlier)[^0-9]{0,6}$",
     re.IGNORECASE,
 )
+_SUBTRACTION = re.compile(r"\d[ \t]*(?:[A-Za-z]{1,12}|毫秒|秒|分钟|小时)?[ \t]*[-−][ \t]*\d")
+"""The work of a difference written out: ``27.932 − 26.506``, ``27.932s − 26.506s``."""
 _UPPER_WORD = re.compile(r"[A-Z][A-Z0-9_]*[A-Z][A-Z0-9_]*")
 _ALNUM_ID = re.compile(r"(?=(?:[^a-z]*[a-z]){2})(?=[^0-9]*[0-9])[a-z0-9]+", re.IGNORECASE)
 _QUALIFIER_BEFORE = (
-    (APPROX, r"约|大约|大概|近|将近|接近|差不多|~|≈|about|around|approximately|approx\.?|roughly|nearly|almost"),
+    (APPROX, r"约|大约|大概|差不多|~|≈|about|around|approximately|approx\.?|roughly"),
+    (NEARLY, r"近|将近|接近|逼近|nearly|almost|close to"),
     (ABOVE, r"超过|超出|高于|多于|大于|逾|>|over|more than|above"),
     (AT_LEAST, r"至少|不少于|不低于|≥|at least"),
     (BELOW, r"低于|少于|小于|不足|不到|<|under|less than|below"),
@@ -242,7 +248,7 @@ def _add_number(
     qualifier = qualifier or next((name for name, marker in _QUALIFIERS_AFTER if marker.match(following_text)), None)
     total = bool(_SUM_BEFORE.search(before)) or "+" in text
     window = bool(_WINDOW_BEFORE.search(before) or _WINDOW_AFTER.match(following_text))
-    difference = bool(_DIFFERENCE_BEFORE.search(before)) or bool(re.search(r"\d\s*[-−]\s*\d", text))
+    difference = bool(_DIFFERENCE_BEFORE.search(before)) or bool(_SUBTRACTION.search(text))
     tokens.numbers.append(
         Number(
             value,

@@ -9,9 +9,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from contract.kind import EvidenceKind, Scope
 from tools.metrics.arguments import TOOL_NAME, query_metrics_spec
 from tools.metrics.projector import QueryMetricsResultProjector
+from tools.metrics.query import QUANTILES
 from tools.metrics.tool import QueryMetricsTool
 
 SOURCE_TYPE = "METRIC"
+BASE_UNITS = ("seconds", "bytes")
+"""Prometheus names a metric's base unit as its last word (``http_server_requests_seconds``)."""
 
 Number = int | float
 
@@ -119,8 +122,19 @@ def evidence(result: MetricsResult, found: bool) -> list[dict[str, Any]]:
         "asked": [],
         "series_count": result.series_count,
     }
+    unit = figure_unit(result.scope)
+    if unit is not None:
+        header["unit"] = unit
     selection = {"selection": dict(result.scope.matchers)}
     return [{**header, **selection, **series.figures()} for series in result.series] or [header]
+
+
+def figure_unit(scope: MetricScope) -> str | None:
+    """The unit of a series' figures: the metric's base unit where the figures are in it (a gauge's values, a
+    histogram's quantiles), None where they are per-second rates."""
+    unit = next((unit for unit in BASE_UNITS if scope.metric.endswith("_" + unit)), None)
+    in_unit = scope.type == "gauge" or (scope.type == "histogram" and scope.aggregation in QUANTILES)
+    return unit if in_unit else None
 
 
 def cite(result: MetricsResult, found: bool) -> list[dict[str, Any]]:

@@ -111,3 +111,43 @@ def test_a_system_answer_may_repeat_the_query() -> None:
 )
 def test_plan_steps_are_instructions(steps: list[Any], expected: Any) -> None:
     assert plan_steps(steps, POLICY) == list(expected if expected is not None else steps)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我可以帮你排查支付超时。可以这样问：“订单 order-5521 回调失败，帮我看看”或「ERR_GATEWAY_DOWN 代表什么？」",
+        "I can look into payment timeouts. Try asking something like 'why is order-7730 stuck in PENDING?'",
+        "我能做的：\n- 排查订单问题，比如 `order-88 支付超时怎么回事`\n- 解释错误码，如“ERR_CHANNEL_CLOSED 是什么意思”",
+        "告诉我订单号（例如 order-xxx 或 <order_id>），我就能查日志与只读业务数据。",
+        'You could ask: "check payment-service errors in the last hour"',
+    ],
+)
+def test_an_example_question_is_no_claim(text: str) -> None:
+    assert system_answer_problem(text, DEFAULT_CAPABILITIES, "你好，你能帮我做什么？", POLICY) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我刚查到 order-5521 回调失败了。",
+        "日志显示「order-5521 callback failed」。",
+        "例如 order-5521 已经超时，我会去查日志。",  # no label and no quotes: a statement
+    ],
+)
+def test_a_stated_token_in_a_system_answer_is_still_a_claim(text: str) -> None:
+    assert system_answer_problem(text, DEFAULT_CAPABILITIES, "你好", POLICY) == "UNGROUNDED"
+
+
+def test_a_knowledge_answer_may_suggest_a_follow_up_question_but_not_quote_an_invented_fact() -> None:
+    suggested = answer("ERR_TIMEOUT 表示调用下游超过 3000ms 未返回。你还可以问「ERR_NOT_FOUND 是什么意思？」")
+    assert check_knowledge_answer(suggested, EVIDENCE, "ERR_TIMEOUT 是什么意思", POLICY).refused is None
+    invented = answer("ERR_TIMEOUT 表示调用下游超过 3000ms 未返回，比如“ERR_TIMEOUT_RETRY 会自动重试”。")
+    refused = check_knowledge_answer(invented, EVIDENCE, "ERR_TIMEOUT 是什么意思", POLICY).refused
+    assert refused == "KNOWLEDGE_UNGROUNDED"
+
+
+def test_a_knowledge_answer_joins_a_table_and_its_column_from_one_excerpt() -> None:
+    joined = answer("不允许直接改 biz_order.payment_status 这类字段。", references=["change-policy#forbidden"])
+    excerpt = {**EVIDENCE[1], "excerpt": "禁止直接修改 biz_order 的 payment_status 或 payment_record 中的数据。"}
+    assert check_knowledge_answer(joined, [EVIDENCE[0], excerpt], "能改订单状态吗", POLICY).refused is None
