@@ -13,16 +13,31 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 
+_HALF_DAY = {"上午": 0, "早上": 0, "早晨": 0, "凌晨": 0, "中午": 12, "下午": 12, "傍晚": 12, "晚上": 12, "夜里": 12}
+"""Words before a time of day that say which half of the day it is in (下午 7:37 is 19:37)."""
 _ZONE = (
     r"(?:[ \t]*[(（]?[ \t]*(?P<{p}zone>Z(?![A-Za-z])|(?:UTC|GMT)(?:[ \t]*[+-][ \t]*\d{{1,2}}(?::?\d{{2}})?)?"
-    r"|[+-]\d{{2}}:?\d{{2}}(?!\d)|北京时间|CST(?![A-Za-z])|Asia/Shanghai)[ \t]*[)）]?)?"
+    r"|[+-]\d{{2}}:?\d{{2}}(?!\d)|北京时间|Beijing time|CST(?![A-Za-z])|Asia/Shanghai)[ \t]*[)）]?)?"
 )
 _DATE = r"(?P<{p}y>\d{{4}})[ \t]?[-/.年][ \t]?(?P<{p}mo>\d{{1,2}})[ \t]?[-/.月][ \t]?(?P<{p}d>\d{{1,2}})[ \t]?日?"
 _CLOCK = (
+    r"(?:(?P<{p}hd>" + "|".join(_HALF_DAY) + r")[ \t]*)?"
     r"(?P<{p}h>\d{{1,2}})(?::|[ \t]?[点时][ \t]?)(?P<{p}mi>\d{{2}})(?:(?::|[ \t]?分[ \t]?)(?P<{p}s>\d{{2}})"
-    r"(?P<{p}f>\.\d{{1,9}})?秒?)?(?!\d)"
+    r"(?P<{p}f>\.\d{{1,9}})?秒?)?(?!\d)(?:[ \t]*(?P<{p}ap>[AaPp]\.?[Mm]\.?)(?![A-Za-z]))?"
 )
-_BEIJING = r"(?:北京时间[ \t]*)?"
+_LEADING_ZONE = r"(?:北京时间|Beijing time|(?:UTC|GMT)[ \t]*[+-][ \t]*\d{1,2}(?::?\d{2})?)"
+_BEIJING = r"(?:" + _LEADING_ZONE + r"[ \t]*)?"
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?"
+    r"|Nov(?:ember)?|Dec(?:ember)?)"
+)
+_EN_DATE = (
+    r"|(?<![A-Za-z])(?P<enm>"
+    + _MONTH
+    + r")\.?[ \t]+(?P<end>\d{1,2})(?:st|nd|rd|th)?(?:,?[ \t]+(?P<eny>\d{4}))?(?![\d:])"
+    r"|(?<![\d.:])(?P<edd>\d{1,2})[ \t]+(?P<edm>" + _MONTH + r")(?![A-Za-z])\.?(?:,?[ \t]+(?P<edy>\d{4}))?"
+)
+"""English dates: ``Dec 1``, ``December 1, 2026``, ``1 Dec 2026``."""
 MOMENT_PATTERN = (
     r"(?P<datetime>"
     + _BEIJING
@@ -35,7 +50,7 @@ MOMENT_PATTERN = (
     + _DATE.format(p="da")
     + r"(?!\d)"
     r"|(?<!\d)(?P<ymy>\d{4})[ \t]?年[ \t]?(?P<ymm>\d{1,2})[ \t]?月(?![ \t]?[\d日])"
-    r"|(?<![\d年])(?P<mdm>\d{1,2})[ \t]?月[ \t]?(?P<mdd>\d{1,2})[ \t]?日)"
+    r"|(?<![\d年])(?P<mdm>\d{1,2})[ \t]?月[ \t]?(?P<mdd>\d{1,2})[ \t]?日" + _EN_DATE + r")"
     r"|(?P<time>" + _BEIJING + r"(?<![\d.:])" + _CLOCK.format(p="ti") + _ZONE.format(p="ti") + r")"
 )
 """The alternatives of a moment in the fact-token pattern (named groups ``datetime``, ``date``, ``time``)."""
@@ -99,21 +114,45 @@ def moment_of(match: re.Match[str]) -> Moment:
     kind = "dt" if match["datetime"] else "ti" if match["time"] else "da"
     zone_text = match[f"{kind}zone"] if kind != "da" else None
     written = match.group(0).strip()
-    if zone_text is None and written.startswith("北京时间"):
-        zone_text = "北京时间"
+    leading = _LEADING.match(written)
+    if zone_text is None and leading is not None:
+        zone_text = leading.group(0)
     at = match.start()
     if kind == "da" and match["ymy"]:
         return Moment(written, int(match["ymy"]), int(match["ymm"]), at=at)
     if kind == "da" and match["mdm"]:
         return Moment(written, None, int(match["mdm"]), int(match["mdd"]), at=at)
+    if kind == "da" and (match["enm"] or match["edm"]):
+        month, day, year = (
+            (match["enm"], match["end"], match["eny"]) if match["enm"] else match.group("edm", "edd", "edy")
+        )
+        return Moment(written, int(year) if year else None, _MONTHS[month[:3].lower()], int(day), at=at)
     year = int(match[f"{kind}y"]) if kind != "ti" else None
     month = int(match[f"{kind}mo"]) if kind != "ti" else None
     day = int(match[f"{kind}d"]) if kind != "ti" else None
-    hour = int(match[f"{kind}h"]) if kind != "da" else None
+    hour = _hour(match, kind) if kind != "da" else None
     minute = int(match[f"{kind}mi"]) if kind != "da" else None
     second = int(match[f"{kind}s"]) if kind != "da" and match[f"{kind}s"] else None
     fraction = Decimal("0" + match[f"{kind}f"]) if kind != "da" and match[f"{kind}f"] else Decimal(0)
     return Moment(written, year, month, day, hour, minute, second, _zone_minutes(zone_text), at, fraction)
+
+
+_LEADING = re.compile(_LEADING_ZONE)
+_MONTHS = {name: number for number, name in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1
+)}  # fmt: skip
+
+
+def _hour(match: re.Match[str], kind: str) -> int:
+    """The hour on a 24-hour clock: 7 PM and 下午 7 点 are 19, 12 AM is 0."""
+    hour = int(match[f"{kind}h"])
+    half = match[f"{kind}hd"]
+    marker = (match[f"{kind}ap"] or "").lower().replace(".", "")
+    if (marker == "pm" or (half is not None and _HALF_DAY[half] == 12)) and hour < 12:
+        return hour + 12
+    if marker == "am" and hour == 12:
+        return 0
+    return hour
 
 
 def _zone_minutes(text: str | None) -> int | None:
@@ -122,7 +161,7 @@ def _zone_minutes(text: str | None) -> int | None:
     text = text.replace(" ", "").replace("\t", "")
     if text in ("Z", "UTC", "GMT"):
         return 0
-    if text in ("北京时间", "CST", "Asia/Shanghai"):
+    if text in ("北京时间", "Beijingtime", "CST", "Asia/Shanghai"):
         return 480
     offset = re.search(r"([+-])(\d{1,2}):?(\d{2})?$", text)
     if offset is None:

@@ -223,3 +223,30 @@ def test_gaps_that_cover_every_nearby_value_ground_none_of_them() -> None:
     minutes = [f"2026-12-01T10:{minute:02d}:00Z" for minute in (0, 2, 5, 9, 14, 20, 27, 35, 44, 54)]
     log = {"asked": [], "scope": "s", "events": [{"time": time, "message": "DOWN"} for time in minutes]}
     assert missing("两次 DOWN 之间相隔 7 分钟", log) == ["7 分钟"]  # gaps 2 … 10: every value near 7 is one
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Dec 1 10:03 UTC 起连接池报错",
+        "from 1 Dec 2026, 10:03:11 UTC",
+        "December 1, 2026 at 6:03 PM Beijing time",
+        "UTC+8 18:03:11 首次报错",
+        "北京时间下午 6 点 03 分首次报错",
+        "10:03:11 AM (UTC) 首次报错",
+    ],
+)
+def test_english_dates_half_day_clocks_and_a_leading_zone_name_the_moment(text: str) -> None:
+    assert missing(text, POOL_PATTERN) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "token"),
+    [
+        ("Dec 2 10:03 UTC 起连接池报错", "Dec 2"),
+        ("UTC+8 18:13:11 首次报错", "UTC+8 18:13:11"),
+        ("10:03:11 PM (UTC) 首次报错", "10:03:11 PM (UTC)"),
+    ],
+)
+def test_a_moved_date_or_time_in_those_notations_is_caught(text: str, token: str) -> None:
+    assert missing(text, POOL_PATTERN) == [token]
