@@ -19,6 +19,7 @@ from harness.run import Run, StartRun
 from harness.run_state import RunStatus
 from harness.scripted_model import Delay, ScriptedChatModel, reply
 from harness.turn_budget import final_instruction
+from offline_model.model import OfflineChatModel
 from tests.harness.run_support import (
     GOOD_DRAFT,
     KNOWLEDGE,
@@ -671,3 +672,14 @@ async def test_cancel_during_the_guard_drops_the_guard_request() -> None:
     assert await asyncio.wait_for(execution, 5) is RunStatus.CANCELLED
     assert model.cancelled == 1
     assert [record.status for record in shared.audit.finished] == ["CANCELLED"]
+
+
+async def test_the_offline_model_writes_its_draft_when_the_tool_budget_runs_out() -> None:
+    model = OfflineChatModel()  # its first tool turn asks for 4 calls; 3 are allowed
+    outcome = await run_once(services(model, config(agent={"max-tool-calls": 3})))
+    rows = outcome.audit.tools
+    assert len(rows) == 4 and [row.error_code for row in rows].count("BUDGET_EXHAUSTED") == 1
+    # The three results it has are enough for the demo question: the report is released.
+    assert outcome.status is RunStatus.SUCCESS
+    assert outcome.first("content")["content_type"] == "DIAGNOSIS_REPORT"
+    assert outcome.audit.finished[-1].fallback_reason is None
