@@ -3,8 +3,10 @@ through the Harness.
 
 The agent never sees Redis, raw responses or another run: its ``AgentGateway`` returns model replies and
 bounded ``agent_result`` dicts only. It plans (one tool-less turn), investigates (tool turns), and ends with the
-Draft JSON as its final message; the Harness validates it. A repair is one more tool-less turn in the same
-conversation, given the EvidenceGuard's failures. No thoughts are requested, kept or emitted.
+Draft JSON as its final message; the Harness validates it. The agent counts no budget: the Harness tells it what
+is left in each turn's request and decides what each turn offers; a turn the Harness made tool-less (no tool
+call left, or no time but for the draft) is the last, and its reply is the Draft. A repair is one more tool-less
+turn in the same conversation, given the EvidenceGuard's failures. No thoughts are requested, kept or emitted.
 """
 
 from __future__ import annotations
@@ -74,6 +76,11 @@ class Turn(BaseModel):
 
     reply: ModelReply
     results: tuple[dict[str, Any], ...] = ()
+    context: tuple[ChatMessage, ...] = ()
+    """What the Harness added to the request of this turn (the line of what is left of the budget; on a final
+    turn the instruction to write the draft): the agent keeps it in its conversation, before the reply."""
+    final: bool = False
+    """The Harness offered no tool in this turn: the reply is the Draft, and no tool call of it was run."""
 
 
 class AgentGateway(Protocol):
@@ -83,7 +90,8 @@ class AgentGateway(Protocol):
         """A tool-less model call (the plan, a repair)."""
 
     async def turn(self, request: ModelRequest) -> Turn:
-        """A model call with tools, and every tool call its reply makes, run by the Harness."""
+        """A model call with the tools the Harness offers this turn, and every tool call its reply makes, run by
+        the Harness; a final turn offers none and runs none."""
 
     async def plan(self, steps: Sequence[str]) -> None: ...
 
@@ -95,7 +103,8 @@ class DiagnosisAgent:
         self._conversations: dict[str, list[ChatMessage]] = {}
 
     async def investigate(self, task: AgentTask, gateway: AgentGateway) -> str | None:
-        """Plan, call tools until the model stops, and return its final message (the Draft, unparsed)."""
+        """Plan, call tools until the model stops or the Harness offers no more, and return the final message
+        (the Draft, unparsed)."""
         task_message = {
             "query": task.query,
             "previous_turn": task.previous_turn.model_dump() if task.previous_turn else None,
@@ -120,9 +129,12 @@ class DiagnosisAgent:
             turn = await gateway.turn(
                 ModelRequest(role="agent", messages=tuple(conversation), tools=task.tools, tool_choice="auto")
             )
-            conversation.append(turn.reply.message())
-            if not turn.reply.tool_calls:
+            conversation.extend(turn.context)
+            if turn.final or not turn.reply.tool_calls:
+                # A tool call in a final reply was not run: kept out, so the conversation stays one a model accepts.
+                conversation.append(ChatMessage(role="assistant", content=turn.reply.content))
                 return turn.reply.content
+            conversation.append(turn.reply.message())
             for call, result in zip(turn.reply.tool_calls, turn.results, strict=True):
                 conversation.append(
                     ChatMessage(role="tool", tool_call_id=call.id, content=json.dumps(result, ensure_ascii=False))

@@ -37,6 +37,17 @@ class BudgetLimits:
             max_total_tokens=settings.max_total_tokens,
         )
 
+    def calls_of(self, tool_name: str) -> int:
+        """The limit of one tool: its own, or the total when the configuration names no limit for it."""
+        return self.max_tool_calls_per_tool.get(tool_name, self.max_tool_calls)
+
+    def tool_calls_left(self, usage: BudgetUsage, tool_name: str | None = None) -> int:
+        """How many more tool calls the budget admits: in total, or of ``tool_name`` (never more than the total)."""
+        total = max(0, self.max_tool_calls - usage.tool_calls)
+        if tool_name is None:
+            return total
+        return min(total, max(0, self.calls_of(tool_name) - usage.tool_calls_by_tool.get(tool_name, 0)))
+
 
 @dataclass(frozen=True)
 class BudgetUsage:
@@ -96,8 +107,7 @@ class BudgetLedger:
         with self._lock:
             if sum(self._tool_calls.values()) >= self.limits.max_tool_calls:
                 self._exhaust(TOOL_CALLS)
-            per_tool = self.limits.max_tool_calls_per_tool.get(tool_name, self.limits.max_tool_calls)
-            if self._tool_calls.get(tool_name, 0) >= per_tool:
+            if self._tool_calls.get(tool_name, 0) >= self.limits.calls_of(tool_name):
                 self._exhaust(tool_calls_reason(tool_name))
             self._tool_calls[tool_name] = self._tool_calls.get(tool_name, 0) + 1
 

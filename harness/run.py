@@ -25,6 +25,8 @@ from contract.kind import EvidenceKind
 from harness import events, gate
 from harness.agent import AgentTask, PreviousTurn, Turn
 from harness.audit import AuditSink, GuardCheck, ModelStep, RunFinished, RunStarted, ToolInvocation
+from harness.budget import TOOL_CALLS
+from harness.deadline import Deadline
 from harness.errors import BudgetExhausted, OperationFailed, RetriesExhausted, RunCancelled, StoreUnavailable
 from harness.execution import bounded, ensure_open
 from harness.gate import ClaimPolicy, EvidenceCheck, KnowledgeRelease, failure_texts
@@ -49,6 +51,7 @@ from harness.run_state import RunStatus
 from harness.semantic_guard import GuardRequest, GuardVerdict
 from harness.snapshot import Kinds, build_snapshot, snapshot_bytes, source_documents, verified_sources
 from harness.tool_boundary import OfferedTool, ToolBoundary
+from harness.turn_budget import budget_line, final_instruction, offer
 
 log = logging.getLogger(__name__)
 
@@ -162,6 +165,9 @@ class Run:
         self._intent: Intent | None = None
         self._offered = services.offered
         self._openai_tools = services.openai_tools
+        self._tool_definitions = dict(zip(services.offered, services.openai_tools, strict=True))
+        self._agent_until: Deadline | None = None
+        """The agent's deadline, set when it starts (``harness.agent.max-duration``, inside the run's)."""
         self._tool_boundary = ToolBoundary(
             self.ctx, services.store, services.tools, self._offered, self._tool_event, self._audit_tool
         )
@@ -314,9 +320,9 @@ class Run:
         return _Outcome(RunStatus.SUCCESS, fallback_reason=invented)
 
     async def _diagnose(self, previous: PreviousTurn | None) -> _Outcome:
-        services, config = self._services, self._services.config
+        services = self._services
         task = AgentTask(run_id=self.run_id, query=self._start.query, previous_turn=previous, tools=self._openai_tools)
-        agent_deadline = self.ctx.deadline.within(config.harness.agent.max_duration)
+        agent_deadline = self._agent_deadline()
         policies = self.ctx.retry_policies
 
         async def investigate(_attempt: int) -> str | None:
@@ -438,10 +444,15 @@ class Run:
         reply, _step = await self._agent_model(request)
         return reply
 
-    async def _agent_model(self, request: ModelRequest) -> tuple[ModelReply, int]:
+    async def _agent_model(
+        self, request: ModelRequest, tools: tuple[dict[str, Any], ...] | None = None
+    ) -> tuple[ModelReply, int]:
+        """``tools``: what this call offers (an investigation turn's choice); by default every tool of the run
+        to an ``agent`` call and none to a repair."""
         if request.role not in ("agent", "repair"):
             raise OperationFailed("INVALID_OUTPUT", "the agent may only make agent or repair calls")
-        tools = self._openai_tools if request.role == "agent" else ()
+        if tools is None:
+            tools = self._openai_tools if request.role == "agent" else ()
         call = ModelRequest(
             role=request.role,
             messages=request.messages,
@@ -449,7 +460,7 @@ class Run:
             tool_choice=request.tool_choice if tools else None,
             json_output=request.json_output,
         )
-        agent_deadline = self.ctx.deadline.within(self._services.config.harness.agent.max_duration)
+        agent_deadline = self._agent_deadline()
         try:
             ensure_open(self.ctx, agent_deadline)
             self.ctx.budget.charge_model_call()
@@ -468,14 +479,39 @@ class Run:
         return reply, step
 
     async def turn(self, request: ModelRequest) -> Turn:
-        """An investigation turn: the model call, then every tool call of its reply, run together."""
-        reply, step = await self._agent_model(request)
+        """An investigation turn: the model call, then every tool call of its reply, run together.
+
+        The Harness decides what the turn offers (:mod:`harness.turn_budget`): only the tools with calls left,
+        and the request ends with the line of what is left of the budget. When no tool has a call left, or the
+        agent's time is down to ``final-call-reserve``, the turn is the final one: no tool is offered, the
+        request ends with the instruction to write the draft, and no tool call of its reply is run.
+        """
+        if request.role != "agent":
+            raise OperationFailed("INVALID_OUTPUT", "an investigation turn is an agent call")
+        names = tuple(self._tool_definitions)
+        limits, usage = self.ctx.budget.limits, self.ctx.budget.usage()
+        reserve = self._services.config.harness.agent.final_call_reserve
+        tool_time_s = self._agent_deadline().remaining_s() - reserve
+        offered = offer(limits, usage, names, tool_time_s)
+        if offered.withdrawn is not None:
+            if offered.withdrawn == TOOL_CALLS:  # spent exactly, with no refusal: still the reason tools ended
+                self.ctx.budget.note_exhausted(TOOL_CALLS)
+            log.info("tools withdrawn for the final draft", extra={"run_id": self.run_id, "code": offered.withdrawn})
+            context = (ChatMessage(role="user", content=final_instruction(offered.withdrawn)),)
+            final = request.model_copy(update={"messages": request.messages + context, "json_output": True})
+            reply, _step = await self._agent_model(final, tools=())
+            return Turn(reply=reply, context=context, final=True)
+        context = (ChatMessage(role="user", content=budget_line(limits, usage, names, tool_time_s)),)
+        tools = tuple(self._tool_definitions[name] for name in offered.tools)
+        reply, step = await self._agent_model(
+            request.model_copy(update={"messages": request.messages + context}), tools=tools
+        )
         requesting = _REQUESTING_STEP.set(step)  # each call's task copies it: its audit row names this step
         try:
             results = await asyncio.gather(*(self._tool(call) for call in reply.tool_calls))
         finally:
             _REQUESTING_STEP.reset(requesting)
-        return Turn(reply=reply, results=tuple(results))
+        return Turn(reply=reply, results=tuple(results), context=context)
 
     async def _tool(self, call: ToolCall) -> dict[str, Any]:
         try:
@@ -544,6 +580,12 @@ class Run:
         outcome = (refusal(reply) if refusal is not None else None) or "OK"
         self._audit_step(step, request.role, started, outcome, reply.usage, bool(reply.tool_calls), attempt)
         return reply, step
+
+    def _agent_deadline(self) -> Deadline:
+        """The agent's own deadline, fixed when it is first asked for (the agent's start)."""
+        if self._agent_until is None:
+            self._agent_until = self.ctx.deadline.within(self._services.config.harness.agent.max_duration)
+        return self._agent_until
 
     def _model_timeout(self) -> float:
         return self._services.config.model.timeout_s

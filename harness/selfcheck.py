@@ -104,9 +104,10 @@ async def _budget(config: AppConfig) -> str:
             calls += 1
     except BudgetExhausted as exhausted:
         _expect(exhausted.reason == "MODEL_CALLS" and calls == limits.max_model_calls, "model call limit not held")
+    reserve = format_duration(config.harness.agent.final_call_reserve)
     return (
         f"model calls stop at {calls} (MODEL_CALLS); tool calls {limits.max_tool_calls}, "
-        f"tokens {limits.max_total_tokens}"
+        f"tokens {limits.max_total_tokens}; final-call reserve {reserve}"
     )
 
 

@@ -1,7 +1,9 @@
 """The tool boundary of one run (ISS-014 §4.2 "Tool 边界", §6): the only way any tool is called.
 
 Before: the tool_call_id is checked (charset, length, unique in this run), the tool must be one this run
-offers, the arguments must parse and match the tool's schema, and the call is charged to the budget.
+offers, the arguments must parse and match the tool's schema, and the call is charged to the budget. A call over
+the budget (in total or of its tool) is a Tool ERROR ``BUDGET_EXHAUSTED``, recorded like any other, and the run
+goes on: the caller decides what the next turn offers.
 After: the raw response goes to the invocation store (PROJECTING), the tool's projector makes the bounded
 agent_result, which is stored (READY | ERROR) and is all the caller ever gets back. A failure anywhere yields
 a Tool ERROR envelope with a fixed, safe message; the raw response never passes through.
@@ -38,6 +40,7 @@ from contract.tool import (
 )
 from contract.vocabulary import EvidenceStatus
 from harness.audit import ToolInvocation
+from harness.budget import TOOL_CALLS
 from harness.errors import (
     BudgetExhausted,
     InvocationStoreError,
@@ -72,9 +75,16 @@ MESSAGES = {
     DUPLICATE_TOOL_CALL_ID: "This tool call id was already used in this run; the call was not executed.",
     TOOL_NOT_ALLOWED: "This tool is not available here; use only the tools you were given.",
     STORE_UNAVAILABLE: "The result could not be recorded, so it cannot be used as evidence; continue without it.",
-    BUDGET_EXHAUSTED: "The tool call budget of this run is used up; finish with the evidence you have.",
+    BUDGET_EXHAUSTED: (
+        "The tool call budget of this run is used up; the call was not executed. No tool call is left: "
+        "write the final draft from the evidence already returned."
+    ),
     RAW_RESULT_TOO_LARGE: SAFE_MESSAGES[RAW_RESULT_TOO_LARGE],
 }
+TOOL_BUDGET_EXHAUSTED = (
+    "The call budget of this tool is used up for this run; the call was not executed. "
+    "Use the other tools, or write the final draft from the evidence already returned."
+)
 
 
 @dataclass(frozen=True)
@@ -121,11 +131,9 @@ class ToolBoundary:
         ensure_open(self._ctx)
         try:
             self._ctx.budget.charge_tool_call(call.name)
-        except BudgetExhausted:
-            await self._fail(
-                call.id, call.name, arguments, BUDGET_EXHAUSTED, MESSAGES[BUDGET_EXHAUSTED], started, started_at
-            )
-            raise
+        except BudgetExhausted as exhausted:  # refused and recorded like any Tool ERROR; the run goes on
+            message = MESSAGES[BUDGET_EXHAUSTED] if exhausted.reason == TOOL_CALLS else TOOL_BUDGET_EXHAUSTED
+            return await self._fail(call.id, call.name, arguments, BUDGET_EXHAUSTED, message, started, started_at)
         return await self.execute(call.id, call.name, arguments, offered.projector, started, started_at)
 
     async def execute(

@@ -76,6 +76,8 @@ def _agent_turn(request: ModelRequest) -> tuple[str | None, tuple[ToolCall, ...]
     facts = extract(conversation.query, conversation.previous_turn)
     if conversation.assistant_turns == 0 or request.tool_choice == "none":
         return dumps({"plan": investigator.plan(facts, conversation)}), ()
+    if not request.tools:  # the Harness offers no tool any more: the draft, from what was returned
+        return dumps(compose(facts, conversation)), ()
     calls = investigator.next_calls(facts, conversation)
     if not calls:
         return dumps(compose(facts, conversation)), ()

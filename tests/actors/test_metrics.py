@@ -109,7 +109,11 @@ async def test_application_metrics_are_exported_with_rays_own(
     ray_session: None, ray_metrics_url: str, redis_url: str, runtimes: list[AppConfig]
 ) -> None:
     main = ray_config(redis_url=redis_url)
-    budget = ray_config(redis_url=redis_url, ray={"guard-pool": 1}, harness={"agent": {"max-tool-calls": 1}})
+    # The tool budget runs out in the first tool turn (the offline model asks for 4 calls); the model-call budget
+    # then stops the tool-less draft turn that a spent tool budget leaves: a fallback, counted by TOOL_CALLS.
+    budget = ray_config(
+        redis_url=redis_url, ray={"guard-pool": 1}, harness={"agent": {"max-tool-calls": 1, "max-model-calls": 2}}
+    )
     held = ray_config(redis_url=redis_url, ray={"guard-pool": 1})
     runtimes.extend([main, budget, held])
 

@@ -11,6 +11,7 @@ import yaml
 
 from config import AppConfig, ConfigError, dump_config, load_config
 from config.loader import BUNDLED_DEFAULT, CONFIG_ENV_VAR, ConfigIssue, parse_config, resolve_path
+from config.schema import DEFAULT_CALLS_PER_TOOL
 
 PASSWORD = "Tr0ub4dor&3-never-printed"
 REDIS_PASSWORD = "r3dis-pa55-never-printed"
@@ -220,12 +221,7 @@ def test_references_interpolate_inside_a_longer_string_and_in_lists() -> None:
 
     assert config.redis.url == "redis://cache.internal:6379/0"
     assert config.harness.run.deadline == 150.0
-    assert config.harness.agent.max_tool_calls_per_tool == {
-        "lookup_knowledge": 4,
-        "query_logs": 6,
-        "query_mysql": 3,
-        "query_metrics": 6,
-    }
+    assert config.harness.agent.max_tool_calls_per_tool == {**DEFAULT_CALLS_PER_TOOL, "query_mysql": 3}
 
     listed = FULL.replace("[order_id, payment_status]", "[order_id, '${EXTRA_COLUMN}']")
     config = parse_config(textwrap.dedent(listed), {**ENV, "EXTRA_COLUMN": "paid_at"})

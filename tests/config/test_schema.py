@@ -10,7 +10,7 @@ import yaml
 from pydantic import ValidationError
 
 from config.loader import ConfigError, ConfigIssue, parse_config
-from config.schema import FIXED_MAX_ATTEMPTS, AppConfig
+from config.schema import DEFAULT_CALLS_PER_TOOL, FIXED_MAX_ATTEMPTS, AppConfig
 from config.secrets import Secret
 
 SEED_DATA_SOURCE = """
@@ -317,6 +317,41 @@ def test_agent_duration_beyond_the_run_deadline_is_rejected() -> None:
     )
 
 
+def test_the_final_call_reserve_is_part_of_the_agents_time() -> None:
+    agent = load({}).harness.agent
+    assert (agent.max_duration, agent.final_call_reserve) == (180.0, 90.0)
+    config = load({"harness": {"agent": {"max-duration": "2m", "final-call-reserve": "50s"}}})
+    assert config.harness.agent.final_call_reserve == 50.0
+
+
+@pytest.mark.parametrize("reserve", ["60s", "61s"])
+def test_a_reserve_that_leaves_no_time_for_tools_is_rejected(reserve: str) -> None:
+    data = {"harness": {"agent": {"max-duration": "60s", "final-call-reserve": reserve}}}
+    rejected(data, "harness.agent", "final-call-reserve", "max-duration")
+
+
+def test_a_shorter_agent_keeps_half_of_its_time_for_the_draft_when_no_reserve_is_given() -> None:
+    assert load({"harness": {"agent": {"max-duration": "1s"}}}).harness.agent.final_call_reserve == 0.5
+    longer = {"harness": {"run": {"deadline": "10m"}, "agent": {"max_duration": "5m"}}}
+    assert load(longer).harness.agent.final_call_reserve == 90.0
+
+
+def test_a_shorter_deadline_gives_the_agent_what_routing_and_the_guard_leave() -> None:
+    harness = load({"harness": {"run": {"deadline": "150s"}}}).harness
+    assert (harness.agent.max_duration, harness.agent.final_call_reserve) == (150.0 - 15 - 45, 45.0)
+    guard = {"attempt-timeout": "10s", "total-timeout": "20s"}
+    harness = load({"harness": {"run": {"deadline": "150s"}, "semantic-guard": guard}}).harness
+    assert harness.agent.max_duration == 115.0
+    given = load({"harness": {"run": {"deadline": "150s"}, "agent": {"max-duration": "100s"}}}).harness
+    assert given.agent.max_duration == 100.0  # what the file says stands
+
+
+def test_the_default_time_budgets_fit_inside_the_run_deadline() -> None:
+    harness = load({}).harness
+    routing = 15.0
+    assert routing + harness.agent.max_duration + harness.semantic_guard.total_timeout <= harness.run.deadline
+
+
 def test_semantic_guard_total_beyond_the_run_deadline_is_rejected() -> None:
     data = {
         "harness": {
@@ -427,12 +462,7 @@ def test_mixed_spelling_is_not_normalised_inside_user_named_maps() -> None:
     # Tool names and data source ids are names, not keys of the schema: they keep their spelling.
     config = load(nested("harness.agent.max-tool-calls-per-tool", {"query_logs": 2}))
 
-    assert config.harness.agent.max_tool_calls_per_tool == {
-        "lookup_knowledge": 4,
-        "query_logs": 2,
-        "query_mysql": 6,
-        "query_metrics": 6,
-    }
+    assert config.harness.agent.max_tool_calls_per_tool == {**DEFAULT_CALLS_PER_TOOL, "query_logs": 2}
 
 
 @pytest.mark.parametrize(
@@ -649,12 +679,7 @@ def test_true_or_false_is_not_a_count(flag: bool) -> None:
 
 def test_naming_one_tool_keeps_the_other_tools_defaults() -> None:
     config = load(nested("harness.agent.max-tool-calls-per-tool", {"query_mysql": 2}))
-    assert config.harness.agent.max_tool_calls_per_tool == {
-        "lookup_knowledge": 4,
-        "query_logs": 6,
-        "query_mysql": 2,
-        "query_metrics": 6,
-    }
+    assert config.harness.agent.max_tool_calls_per_tool == {**DEFAULT_CALLS_PER_TOOL, "query_mysql": 2}
 
 
 # -- placement on a Ray cluster ----------------------------------------------------------------------------

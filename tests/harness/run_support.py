@@ -14,6 +14,7 @@ from config.loader import BUNDLED_DEFAULT, parse_config
 from config.schema import AppConfig
 from harness.audit import MemoryAudit
 from harness.events import RunEvent
+from harness.model import ChatMessage, ModelRequest
 from harness.run import Run, RunServices, StartRun
 from harness.run_state import RunStatus
 from harness.scripted_model import ScriptedChatModel, reply
@@ -36,6 +37,11 @@ MYSQL = (
         "params": ["order-123"],
     },
 )
+
+
+def last_tool_message(request: ModelRequest) -> ChatMessage:
+    """The last tool result an agent request holds (the Harness's budget line comes after it)."""
+    return next(message for message in reversed(request.messages) if message.role == "tool")
 
 
 def config(**harness: Any) -> AppConfig:

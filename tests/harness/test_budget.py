@@ -81,3 +81,13 @@ def test_elapsed_time_comes_from_the_injected_clock() -> None:
     budget, clock = ledger()
     clock.advance(2.5)
     assert budget.usage().elapsed_s == pytest.approx(2.5)
+
+
+def test_calls_left_in_total_and_per_tool() -> None:
+    budget, _ = ledger(**{"max-tool-calls": 3, "max-tool-calls-per-tool": {"query_mysql": 1}})
+    limits = budget.limits
+    assert (limits.calls_of("query_mysql"), limits.calls_of("query_tickets")) == (1, 3)  # unnamed: the total
+    budget.charge_tool_call("query_mysql")
+    usage = budget.usage()
+    assert limits.tool_calls_left(usage) == 2
+    assert (limits.tool_calls_left(usage, "query_mysql"), limits.tool_calls_left(usage, "query_tickets")) == (0, 2)

@@ -16,7 +16,18 @@ from harness.ids import is_analysis_id, is_run_id, is_tool_call_id
 from harness.model import ModelReply, ToolCall, Usage
 from harness.run_state import RunStatus
 from harness.scripted_model import ScriptedChatModel, reply
-from tests.harness.run_support import GOOD_DRAFT, KNOWLEDGE, LOGS, MYSQL, PLAN, SUPPORTED, draft, run_once, services
+from tests.harness.run_support import (
+    GOOD_DRAFT,
+    KNOWLEDGE,
+    LOGS,
+    MYSQL,
+    PLAN,
+    SUPPORTED,
+    draft,
+    last_tool_message,
+    run_once,
+    services,
+)
 
 BAD_ENDINGS = ["\n", "\r\n", " ", "\u2028", "\t"]
 DEEP = "[" * 3000 + "]" * 3000
@@ -60,9 +71,7 @@ def _raw_call(tool_call_id: str, name: str, arguments: str) -> ModelReply:
 
 
 def _tool_result(model: ScriptedChatModel, turn: int) -> dict[str, Any]:
-    message = model.requests_of("agent")[turn].messages[-1]
-    assert message.role == "tool"
-    return json.loads(message.content or "")
+    return json.loads(last_tool_message(model.requests_of("agent")[turn]).content or "")
 
 
 @pytest.mark.parametrize("ending", BAD_ENDINGS)

@@ -11,14 +11,19 @@ import json
 
 import pytest
 
+from contract.clock import ManualClock
 from contract.vocabulary import EvidenceStatus
 from harness.errors import OperationFailed
 from harness.invocation_store import ToolCallStatus
 from harness.run import Run, StartRun
 from harness.run_state import RunStatus
 from harness.scripted_model import Delay, ScriptedChatModel, reply
+from harness.turn_budget import final_instruction
+from offline_model.model import OfflineChatModel
 from tests.harness.run_support import (
     GOOD_DRAFT,
+    KNOWLEDGE,
+    LOGS,
     MYSQL,
     PLAN,
     QUERY,
@@ -28,6 +33,7 @@ from tests.harness.run_support import (
     config,
     diagnosis_model,
     draft,
+    last_tool_message,
     run_once,
     services,
     wait_until,
@@ -377,28 +383,123 @@ def looping_agent(model: ScriptedChatModel, call: tuple) -> None:
 
 
 @pytest.mark.parametrize(
-    ("limits", "tool", "reason"),
+    ("limits", "reason"),
     [
-        ({"max-model-calls": 3, "max-tool-calls": 50}, "lookup_knowledge", "MODEL_CALLS"),
-        ({"max-model-calls": 50, "max-tool-calls": 2}, "lookup_knowledge", "TOOL_CALLS"),
-        (
-            {"max-model-calls": 50, "max-tool-calls-per-tool": {"query_mysql": 1}},
-            "query_mysql",
-            "TOOL_CALLS:query_mysql",
-        ),
-        ({"max-model-calls": 50, "max-tool-calls": 50, "max-total-tokens": 60}, "lookup_knowledge", "TOKENS"),
+        ({"max-model-calls": 3, "max-tool-calls": 50}, "MODEL_CALLS"),
+        ({"max-model-calls": 50, "max-tool-calls": 50, "max-total-tokens": 60}, "TOKENS"),
     ],
 )
-async def test_each_budget_ends_in_the_fallback_with_its_reason(limits: dict, tool: str, reason: str) -> None:
-    arguments = {"query": "支付超时"} if tool == "lookup_knowledge" else MYSQL[2]
+async def test_a_spent_model_call_or_token_budget_ends_the_investigation_without_a_draft(
+    limits: dict, reason: str
+) -> None:
     model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
-    looping_agent(model, (tool, arguments))
+    looping_agent(model, ("lookup_knowledge", {"query": "支付超时"}))
     outcome = await run_once(services(model, config(agent=limits)))
     assert outcome.status is RunStatus.FALLBACK
     payload = outcome.first("content")["payload"]
     assert (payload["type"], payload["verified_sources"]) == ("EVIDENCE_VALIDATION_FAILED", [])
     assert outcome.audit.finished[-1].fallback_reason == f"BUDGET_{reason}"
     assert outcome.run.ctx.budget.usage().exhausted_reason == reason
+    # No draft: every investigation turn offered tools (none was made the final one), no check, no repair.
+    assert all(request.tools for request in model.requests_of("agent")[1:])
+    assert not model.requests_of("repair") and "EVIDENCE_VALIDATING" not in outcome.statuses()
+
+
+EXTRA_LOGS = ("call_l2", "query_logs", {"topic": "APPLICATION", "query": "payment-service timeout"})
+EXTRA_KNOWLEDGE = ("call_k2", "lookup_knowledge", {"query": "支付回调超时"})
+
+
+@pytest.mark.parametrize("extra", [(), (EXTRA_LOGS, EXTRA_KNOWLEDGE)], ids=["spent-exactly", "asked-for-more"])
+async def test_a_spent_tool_budget_refuses_the_calls_over_it_and_the_agent_still_writes_its_draft(
+    extra: tuple,
+) -> None:
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), reply(None, KNOWLEDGE, LOGS, MYSQL, *extra), reply(GOOD_DRAFT))
+    model.script("guard", SUPPORTED)
+    outcome = await run_once(services(model, config(agent={"max-tool-calls": 3})))
+    assert outcome.status is RunStatus.SUCCESS
+    assert outcome.first("content")["content_type"] == "DIAGNOSIS_REPORT"
+    _plan, investigating, final = model.requests_of("agent")
+    # The turn with tools ends with what is left; the one after the budget offers none and asks for the draft.
+    assert investigating.tools and investigating.messages[-1].content.startswith("剩余预算：工具调用 3/3（")
+    assert final.tools == () and final.tool_choice is None and final.json_output
+    assert final.messages[-1].content == final_instruction("TOOL_CALLS")
+    refusals = [json.loads(m.content) for m in final.messages if m.role == "tool" and "BUDGET" in m.content]
+    assert [r["error"]["code"] for r in refusals] == ["BUDGET_EXHAUSTED"] * len(extra)
+    assert all(r["evidence_status"] == "ERROR" and "No tool call is left" in r["error"]["message"] for r in refusals)
+    # Each refused call is recorded as the Tool ERROR it got: audit row and canonical record.
+    rows = {row.tool_call_id: row for row in outcome.audit.tools}
+    assert len(rows) == 3 + len(extra)
+    for call, _name, _args in extra:
+        assert (rows[call].error_code, rows[call].success) == ("BUDGET_EXHAUSTED", False)
+        record = await outcome.services.store.get(outcome.run.run_id, call)
+        assert record.status is ToolCallStatus.ERROR and record.error_code == "BUDGET_EXHAUSTED"
+    assert outcome.run.ctx.budget.usage().exhausted_reason == "TOOL_CALLS"
+    assert outcome.audit.finished[-1].fallback_reason is None
+
+
+async def test_a_tool_whose_own_budget_is_spent_is_refused_then_no_longer_offered() -> None:
+    second_mysql = ("call_m2", "query_mysql", MYSQL[2])
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script(
+        "agent",
+        reply(PLAN),
+        reply(None, KNOWLEDGE, LOGS, MYSQL, second_mysql),
+        reply(None, LOGS_AGAIN),
+        reply(GOOD_DRAFT),
+    )
+    model.script("guard", SUPPORTED)
+    settings = config(agent={"max-tool-calls-per-tool": {"query_mysql": 1}})
+    outcome = await run_once(services(model, settings))
+    assert outcome.status is RunStatus.SUCCESS
+    refused = json.loads(next(m.content for m in model.requests_of("agent")[2].messages if m.tool_call_id == "call_m2"))
+    assert refused["error"]["code"] == "BUDGET_EXHAUSTED" and "this tool" in refused["error"]["message"]
+    offered = [{tool["function"]["name"] for tool in request.tools} for request in model.requests_of("agent")[1:]]
+    assert "query_mysql" in offered[0] and all("query_mysql" not in names and names for names in offered[1:])
+    assert "query_mysql 0/1" in model.requests_of("agent")[2].messages[-1].content
+    assert outcome.run.ctx.budget.usage().exhausted_reason == "TOOL_CALLS:query_mysql"
+
+
+LOGS_AGAIN = (
+    "call_l3",
+    "query_logs",
+    {"topic": "APPLICATION", "query": "order-service Timeout", "lookback_minutes": 30},
+)
+
+
+async def test_a_final_reply_that_still_asks_for_tools_runs_none_and_is_the_draft_the_guards_judge() -> None:
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    looping_agent(model, ("lookup_knowledge", {"query": "支付超时"}))  # asks for a tool in every reply
+    model.script("repair", reply("还是没有草稿"))
+    outcome = await run_once(services(model, config(agent={"max-tool-calls": 2})))
+    assert outcome.status is RunStatus.FALLBACK
+    assert outcome.audit.finished[-1].fallback_reason == "EVIDENCE_CHECK_FAILED"
+    assert len(outcome.audit.tools) == 2  # the final reply's call was neither run nor recorded
+    assert model.requests_of("agent")[-1].tools == ()
+    # The repair's conversation is one a model accepts: every assistant tool call is answered by its result.
+    [repair] = model.requests_of("repair")
+    answered = {m.tool_call_id for m in repair.messages if m.role == "tool"}
+    asked = {c.id for m in repair.messages if m.role == "assistant" for c in m.tool_calls}
+    assert asked == answered and final_instruction("TOOL_CALLS") in [m.content for m in repair.messages]
+
+
+async def test_an_agent_down_to_its_final_call_reserve_gets_no_tool_and_writes_its_draft() -> None:
+    clock = ManualClock()
+
+    def slow_turn(request: object) -> object:
+        clock.advance(1.5)  # the first tool turn takes 1.5 s of the agent's 4 s: 2.5 s left, under the 3 s reserve
+        return reply(None, KNOWLEDGE, LOGS, MYSQL)
+
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), slow_turn, reply(GOOD_DRAFT))
+    model.script("guard", SUPPORTED)
+    settings = config(agent={"max-duration": "4s", "final-call-reserve": "3s"})
+    outcome = await run_once(services(model, settings, clock=clock))
+    assert outcome.status is RunStatus.SUCCESS
+    _plan, first, final = model.requests_of("agent")
+    assert first.tools and "可调用工具的时间约 1 秒" in first.messages[-1].content  # 4 s - 3 s reserve
+    assert final.tools == () and final.messages[-1].content == final_instruction("DEADLINE")
+    assert outcome.run.ctx.budget.usage().exhausted_reason is None  # the deadline itself never passed
 
 
 async def test_the_deadline_ends_a_slow_agent_in_the_fallback() -> None:
@@ -474,8 +575,7 @@ async def test_the_tool_boundary_refuses_bad_calls(call: tuple, code: str) -> No
     model.script("agent", reply(PLAN), reply(None, call), reply(draft(("a1", "NORMAL", ["call_x"]))))
     model.script("repair", reply(draft(("a1", "NORMAL", ["call_x"]))))
     outcome = await run_once(services(model))
-    tool_message = model.requests_of("agent")[2].messages[-1]
-    assert tool_message.role == "tool"
+    tool_message = last_tool_message(model.requests_of("agent")[2])
     result = json.loads(tool_message.content)
     assert result["evidence_status"] == "ERROR" and result["error"]["code"] == code
     assert "Traceback" not in result["error"]["message"]
@@ -495,7 +595,7 @@ async def test_a_duplicate_tool_call_id_never_overwrites_the_first_record() -> N
     )
     model.script("guard", SUPPORTED)
     outcome = await run_once(services(model))
-    duplicate = json.loads(model.requests_of("agent")[3].messages[-1].content)
+    duplicate = json.loads(last_tool_message(model.requests_of("agent")[3]).content or "")
     assert duplicate["error"]["code"] == "DUPLICATE_TOOL_CALL_ID"
     record = await outcome.services.store.get(outcome.run.run_id, "call_dup")
     assert record.tool_name == "lookup_knowledge" and record.status is ToolCallStatus.READY
@@ -572,3 +672,14 @@ async def test_cancel_during_the_guard_drops_the_guard_request() -> None:
     assert await asyncio.wait_for(execution, 5) is RunStatus.CANCELLED
     assert model.cancelled == 1
     assert [record.status for record in shared.audit.finished] == ["CANCELLED"]
+
+
+async def test_the_offline_model_writes_its_draft_when_the_tool_budget_runs_out() -> None:
+    model = OfflineChatModel()  # its first tool turn asks for 4 calls; 3 are allowed
+    outcome = await run_once(services(model, config(agent={"max-tool-calls": 3})))
+    rows = outcome.audit.tools
+    assert len(rows) == 4 and [row.error_code for row in rows].count("BUDGET_EXHAUSTED") == 1
+    # The three results it has are enough for the demo question: the report is released.
+    assert outcome.status is RunStatus.SUCCESS
+    assert outcome.first("content")["content_type"] == "DIAGNOSIS_REPORT"
+    assert outcome.audit.finished[-1].fallback_reason is None
