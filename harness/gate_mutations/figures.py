@@ -13,6 +13,7 @@ Figures, in total, by pattern and by style (and by mutation category):
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from typing import Any
 from harness import gate
 from harness.draft import Draft
 from harness.gate import ClaimPolicy
-from harness.gate_mutations.drafts import FaithfulDraft, faithful_drafts
+from harness.gate_mutations.drafts import FaithfulDraft, faithful_drafts, get_text
 from harness.gate_mutations.mutations import Mutation, mutations
 from harness.invocation_store import InvocationRecord
 from harness.semantic_guard import GuardRequest
@@ -129,11 +130,11 @@ def _faithful(
         row.refused += bool(failures)
         row.guard_faithful += judged is not None
         row.guard_refused += judged == "UNSUPPORTED"
-    for failure in dict.fromkeys(f"{f.code}: {_reason(f.message)}" for f in failures):
-        figures.refusals[failure] += 1
-        examples = figures.refusal_examples.setdefault(failure, [])
+    for key, example in dict(_reason(draft, failure) for failure in failures).items():
+        figures.refusals[key] += 1
+        examples = figures.refusal_examples.setdefault(key, [])
         if len(examples) < MAX_EXAMPLES:
-            examples.append(f"{draft.id}: {json.dumps(draft.draft['analysis'], ensure_ascii=False)[:600]}")
+            examples.append(example)
 
 
 def _mutation(
@@ -163,8 +164,23 @@ def _mutation(
             examples.append(f"{mutation.old} → {mutation.new} in {source.id}: {text}")
 
 
-def _reason(message: str) -> str:
-    """A failure message without its item id, so that one reason groups across drafts."""
-    import re
+def _reason(draft: FaithfulDraft, failure: Any) -> tuple[str, str]:
+    """A refusal grouped by its code, the pattern of the fact whose token it names and the message without the
+    token (so one reason groups across drafts); and an example: the token and the text it was refused in."""
+    message = str(failure.message)
+    quoted = re.search(r"「(.+?)」", message)
+    token = quoted.group(1) if quoted else ""
+    template = re.sub(r"\b(?:analysis )?a\d+\b", "aN", message.replace(f"「{token}」", "「…」"))[:110]
+    holder = next((t for t in draft.tokens if token and (t.span.text == token or token in t.span.text)), None)
+    pattern = holder.pattern if holder is not None else "unmarked text"
+    where = holder.field if holder is not None else None
+    text = get_text(draft.draft, where) if where is not None else _item_of(draft, message)
+    return f"{failure.code} [{pattern}] {template}", f"{draft.id} ({draft.style}): 「{token}」 in: {text[:300]}"
 
-    return re.sub(r"\banalysis a\d+\b|\ba\d+\b", "aN", message)[:160]
+
+def _item_of(draft: FaithfulDraft, message: str) -> str:
+    found = re.search(r"\b(a\d+)\b", message)
+    for item in draft.draft["analysis"]:
+        if found and item["analysis_id"] == found.group(1):
+            return str(item["text"])
+    return str(draft.draft["conclusion"]["text"])

@@ -80,15 +80,17 @@ def _quoted_logs(results: Results) -> list[Fact]:
         for pattern in results.patterns(ORDER_LOGS)[:2]:
             who, level = service(pattern["service"]), status(pattern["level"], "level")
             first = instant(pattern["first_seen"])
+            quoted = " ".join(pattern["example"].split()[:4])
+            count_zh, count_en = exact(pattern["count"], "次"), exact(pattern["count"], "times")
             made.append(
                 facts(
                     "plain_quote",
                     (ORDER_LOGS,),
-                    f"{who} 的 {level} 日志共 {exact(pattern['count'], '次')}，首次出现在 {when(first, 'iso')}",
-                    f"{who} logged this {level} {exact(pattern['count'], 'times')}, first at {when(first, 'iso')}",
-                    f"{who} 的 {level} log 共 {exact(pattern['count'], '次')}，first_seen {when(first, 'iso')}",
+                    f"{who} 的「{quoted}」{level} 日志共 {count_zh}，首次出现在 {when(first, 'iso')}",
+                    f'{who} logged the {level} "{quoted}" {count_en}, first at {when(first, "iso")}',
+                    f"{who} 的 {level} log「{quoted}」共 {count_zh}，first_seen {when(first, 'iso')}",
                     cells=(
-                        Cell(f"{who} {level} 次数", f"{who} {level} count", exact(pattern["count"], "次")),
+                        Cell(f"{who} 的「{quoted}」次数", f'"{quoted}" count', count_zh),
                         Cell("首次出现", "first seen", when(first, "iso")),
                     ),
                 )

@@ -47,8 +47,8 @@ def when(moment: datetime, notation: str) -> str:
 
 
 def exact(value: float | int | Decimal | str, unit: str = "", **meta: object) -> str:
-    """A value as the source wrote it (no rounding), with a unit."""
-    return quantity(str(value), unit, **meta)
+    """A value as the source wrote it (no rounding), with a unit; a computed Decimal in plain digits."""
+    return quantity(format(value.normalize(), "f") if isinstance(value, Decimal) else str(value), unit, **meta)
 
 
 def rounded(value: float | Decimal, places: int = 0, unit: str = "", *, floor: bool = False, **meta: object) -> str:

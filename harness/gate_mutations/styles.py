@@ -14,6 +14,7 @@ worked     Chinese with the work shown: operands of every derived value
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -93,7 +94,9 @@ def _sentence(text: str) -> str:
 
 
 def _english(text: str) -> str:
-    return (text[0].upper() + text[1:] if text[:1].islower() else text) + ("" if text.endswith(".") else ".")
+    """A sentence: capitalised unless it starts with an identifier (payment_record, order-service)."""
+    word = re.match(r"[a-z]+(?![\w\-.:])", text)
+    return (text[0].upper() + text[1:] if word else text) + ("" if text.endswith(".") else ".")
 
 
 _WRAPPERS: dict[str, Callable[[str, int], str]] = {
@@ -116,16 +119,16 @@ _CONCLUSION: dict[str, Callable[[str], str]] = {
 
 _ACTIONS = {
     "zh": (
-        ("查看 order_db 当前的行锁等待和长事务", False),
-        ("由值班负责人确认后，调整 order-service 的连接池配置", True),
+        ("查看订单库当前的行锁等待和长事务", False),
+        ("由值班负责人确认后，再调整相关服务的连接池配置", True),
     ),
     "en": (
-        ("Check the current row lock waits and long transactions on order_db", False),
-        ("After the on-call lead approves, adjust the connection pool settings of order-service", True),
+        ("Check the current row lock waits and long transactions on the order database", False),
+        ("After the on-call lead approves, adjust the connection pool settings of the affected service", True),
     ),
     "mix": (
-        ("先 check 一下 order_db 的 row lock wait", False),
-        ("经值班负责人确认后再调整 order-service 的连接池", True),
+        ("先 check 一下订单库的 row lock wait", False),
+        ("经值班负责人确认后再调整相关服务的连接池", True),
     ),
 }
 
@@ -137,15 +140,16 @@ _RECOMMENDATION = {
 
 _LIMITATIONS = {
     "zh": {
-        "scope": "只读取了所引工具调用返回的日志、指标和订单库结果",
+        "scope": "只读取了所引工具调用返回的日志、指标和订单库结果；日志与指标是演示环境的模拟数据",
         "missing_info": ["未查看数据库服务器自身的监控"],
     },
     "en": {
-        "scope": "Only the logs, metrics and order database results the cited calls returned were read",
+        "scope": "Only the logs, metrics and order database results the cited calls returned were read; the logs "
+        "and metrics are the demo's mock data",
         "missing_info": ["The database server's own monitoring was not checked"],
     },
     "mix": {
-        "scope": "只看了所引 tool call 返回的 logs、metrics 和订单库结果",
+        "scope": "只看了所引 tool call 返回的 logs、metrics 和订单库结果，logs 和 metrics 是 mock 数据",
         "missing_info": ["没看数据库服务器本身的监控"],
     },
 }
