@@ -3,7 +3,8 @@ on every one-token mutation of them, printed by pattern, by style and by mutatio
 
 Printed per row: faithful drafts the gate refuses (n/N, %, target ≤ 1 %), mutations whose new token is absent from
 the cited evidence that the gate catches (n/N, %, target ≥ 99 %), mutations whose new token is present (left to the
-SemanticGuard by design: their count, and how many the gate happened to catch); then the offline model's
+SemanticGuard by design: their count, and how many the gate happened to catch), and the mutations left unmeasured
+(of a token the gate already refuses in the faithful draft); then the offline model's
 SemanticGuard on what the gate let through (faithful drafts it refuses, mutations it catches); then the refusal
 reasons and the misses, grouped, with an example each. Exit 0 when the total meets both targets, 1 when it misses
 one, 2 for a bad configuration.
@@ -78,7 +79,8 @@ def print_figures(figures: MutationFigures, console: Console) -> int:
         f"{_met(total.refused_share <= TARGET_FAITHFUL_REFUSED)}; absent-token mutations caught "
         f"{_share(total.caught, total.absent)} (≥ {TARGET_ABSENT_CAUGHT:.0%}) "
         f"{_met(total.caught_share >= TARGET_ABSENT_CAUGHT)}; present-token mutations {total.present:,} "
-        f"(the gate caught {total.present_caught:,}; the SemanticGuard's by design)",
+        f"(the gate caught {total.present_caught:,}; the SemanticGuard's by design); {total.unmeasured:,} mutations of "
+        "tokens the gate already refuses in the faithful draft not counted",
         highlight=False,
     )
     if figures.guard:
@@ -99,7 +101,7 @@ def print_figures(figures: MutationFigures, console: Console) -> int:
 
 def _table(title: str, rows: dict[str, Tally], figures: MutationFigures) -> Table:
     table = Table(title=title, title_justify="left")
-    columns = ["row", "faithful refused", "≤1%", "absent caught", "≥99%", "present", "present caught"]
+    columns = ["row", "faithful refused", "≤1%", "absent caught", "≥99%", "present", "present caught", "unmeasured"]
     if figures.guard:
         columns += ["guard: faithful refused", "guard: mutations caught"]
     for column in columns:
@@ -113,6 +115,7 @@ def _table(title: str, rows: dict[str, Tally], figures: MutationFigures) -> Tabl
             _met(row.caught_share >= TARGET_ABSENT_CAUGHT) if row.absent else "",
             f"{row.present:,}",
             f"{row.present_caught:,}",
+            f"{row.unmeasured:,}",
         ]
         if figures.guard:
             cells += [_share(row.guard_refused, row.guard_faithful), _share(row.guard_caught, row.guard_mutations)]

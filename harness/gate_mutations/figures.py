@@ -8,6 +8,11 @@ Figures, in total, by pattern and by style (and by mutation category):
 * faithful drafts the gate refuses (target ≤ 1 %);
 * absent-token mutations the gate catches (target ≥ 99 %);
 * present-token mutations: left to the SemanticGuard by design, reported with how many the gate happened to catch.
+
+A mutation counts as caught when the gate finds a failure in it that it does not find in its faithful draft (a
+draft the gate already refuses is not "caught" again by the same refusal): so the figure is meaningful on the
+drafts today's gate refuses too. A mutation of a token the gate already refuses in the faithful draft measures
+nothing (any value there is refused) and is counted apart, as ``unmeasured``.
 """
 
 from __future__ import annotations
@@ -50,6 +55,8 @@ class Tally:
     guard_refused: int = 0
     guard_mutations: int = 0
     guard_caught: int = 0
+    unmeasured: int = 0
+    """Mutations of a token the gate already refuses in the faithful draft."""
 
     @property
     def refused_share(self) -> float:
@@ -106,9 +113,9 @@ def measure(
     drafts = drafts[::sample] if sample else drafts
     figures = MutationFigures(guard=guard is not None)
     for draft in drafts:
-        _faithful(figures, draft, kinds, policy, guard)
+        known = _faithful(figures, draft, kinds, policy, guard)
         for mutation in mutations(draft):
-            _mutation(figures, mutation, kinds, policy, guard)
+            _mutation(figures, mutation, kinds, policy, guard, known)
     return figures
 
 
@@ -122,7 +129,8 @@ def _rows(figures: MutationFigures, pattern: str, style: str, category: str | No
 
 def _faithful(
     figures: MutationFigures, draft: FaithfulDraft, kinds: Kinds, policy: ClaimPolicy, guard: Guard | None
-) -> None:
+) -> frozenset[str]:
+    """Count one faithful draft; the failures the gate finds in it (a mutation must add one to be caught)."""
     failures = gate_failures(draft, draft.text(), kinds, policy)
     judged = guard(guard_request(draft, draft.draft, kinds)) if guard is not None and not failures else None
     for row in _rows(figures, draft.pattern, draft.style):
@@ -135,14 +143,25 @@ def _faithful(
         examples = figures.refusal_examples.setdefault(key, [])
         if len(examples) < MAX_EXAMPLES:
             examples.append(example)
+    return frozenset(f"{f.code}: {f.message}" for f in failures)
 
 
 def _mutation(
-    figures: MutationFigures, mutation: Mutation, kinds: Kinds, policy: ClaimPolicy, guard: Guard | None
+    figures: MutationFigures,
+    mutation: Mutation,
+    kinds: Kinds,
+    policy: ClaimPolicy,
+    guard: Guard | None,
+    known: frozenset[str],
 ) -> None:
+    if any(f"「{mutation.old}」" in failure for failure in known):
+        for row in _rows(figures, mutation.pattern, mutation.source.style, mutation.category):
+            row.unmeasured += 1
+        return
     content = mutation.draft()
     source = mutation.source
-    caught = bool(gate_failures(source, json.dumps(content, ensure_ascii=False), kinds, policy))
+    failures = gate_failures(source, json.dumps(content, ensure_ascii=False), kinds, policy)
+    caught = bool({f"{f.code}: {f.message}" for f in failures} - known)
     judged = guard(guard_request(source, content, kinds)) if guard is not None and not caught else None
     for row in _rows(figures, mutation.pattern, source.style, mutation.category):
         if mutation.present:
@@ -171,7 +190,9 @@ def _reason(draft: FaithfulDraft, failure: Any) -> tuple[str, str]:
     quoted = re.search(r"「(.+?)」", message)
     token = quoted.group(1) if quoted else ""
     template = re.sub(r"\b(?:analysis )?a\d+\b", "aN", message.replace(f"「{token}」", "「…」"))[:110]
-    holder = next((t for t in draft.tokens if token and (t.span.text == token or token in t.span.text)), None)
+    holder = next((t for t in draft.tokens if token and t.span.text == token), None) or next(
+        (t for t in draft.tokens if token and token in t.span.text), None
+    )
     pattern = holder.pattern if holder is not None else "unmarked text"
     where = holder.field if holder is not None else None
     text = get_text(draft.draft, where) if where is not None else _item_of(draft, message)

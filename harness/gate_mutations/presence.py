@@ -18,9 +18,10 @@ id      it is one of the words; a compound (``biz_order.status``) when each of i
 status  it is one of the words
 time    an instant of the evidence is the same to the precision the notation shows (the second, the minute, the day)
 number  an evidence number is equal to it — within half a unit of its last digit when it is approximate (约) or
-        derived — or, for a derived value, the same derivation on evidence values gives it: a duration between two
-        instants or two durations, a share of two numbers, a sum of the values of one field across records;
-        a Chinese approximate numeral (四十多) when an evidence number lies in the interval it names
+        derived — or a derivation on evidence values gives it: a sum of the values of one field across records
+        (any number); a duration between two instants or two durations (a number with a time unit); a share of
+        two numbers (a percentage); a Chinese approximate numeral (四十多) when an evidence number lies in the
+        interval it names
 ======  ============================================================================================================
 
 Anything else is *absent*: a gate that reads the evidence must refuse it.
@@ -180,7 +181,8 @@ def instant_present(moment: datetime, precision_s: int, evidence: Evidence) -> b
 def number_present(
     value: Decimal, unit: str, evidence: Evidence, *, tolerance: Decimal, derived: str | None = None
 ) -> bool:
-    """``value unit`` against the evidence numbers (and, for a ``derived`` value, its derivation)."""
+    """``value unit`` against the evidence numbers and what they derive (``derived`` says how the original was
+    made; the derivations apply to every number, so that no reachable value is labelled absent)."""
     token = Quantity(value, unit if unit in SECONDS or unit == "%" else None)
     seconds = token.seconds()
     for number in evidence.numbers:
@@ -190,12 +192,12 @@ def number_present(
                 return True
         elif abs(number.value - value) <= tolerance:
             return True
-    if derived in ("duration", "difference") and seconds is not None:
+    if any(abs(total - value) <= tolerance for total in evidence.sums):
+        return True
+    if seconds is not None:
         return any(abs(span - seconds) <= tolerance * SECONDS[unit] for span in evidence.durations)
-    if derived == "share":
+    if unit == "%":
         return any(abs(share - value) <= tolerance for share in evidence.shares)
-    if derived in ("sum", "range"):
-        return any(abs(total - value) <= tolerance for total in evidence.sums)
     return False
 
 
