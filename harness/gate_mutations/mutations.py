@@ -194,7 +194,7 @@ def _number(text: str, meta: dict[str, Any], evidence: Evidence) -> Iterator[tup
 
     least = 2 if tolerance else 1
     moves = [value + step * k for k in range(least, least + 12)] + [value - step * k for k in range(least, least + 6)]
-    moves = [m for m in moves if m >= 0 and m != value]
+    moves = [m for m in moves if m > 0 and m != value]
     absent = next((m for m in moves if not present(m)), None)
     if absent is not None:
         yield "number", spelled(absent), False
