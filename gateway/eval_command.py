@@ -4,6 +4,7 @@ EvidenceGuard) and the SemanticGuard, through a pool of guard replicas on Ray.
     superbiz eval DATASET.jsonl [--concurrency N] [--report PATH] [--replicas R]
     superbiz eval --bundled                      # tools/eval/guard_cases.jsonl, built from the demo data
     superbiz eval --rules [--seed N]             # the deterministic release rules on generated text, both ways
+    superbiz eval --mutations [--seed N] [--sample K]   # faithful drafts and their one-token mutations, no Ray
 
 Joins ``ray.address`` (or starts a local Ray; a Ray already running in this process is reused), creates R
 ``SemanticGuardActor`` replicas of the configured model in a namespace of their own (nothing is shared with a
@@ -71,7 +72,15 @@ def add_eval_command(commands: Commands, config_option: argparse.ArgumentParser)
         action="store_true",
         help="measure the deterministic release rules (proposals, findings, secrets) on generated text, no model",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the generated text of --rules (default: 0)")
+    source.add_argument(
+        "--mutations",
+        action="store_true",
+        help="measure the gate on faithful drafts written from the demo's tool results and their one-token mutations",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the generated text (default: 0)")
+    parser.add_argument(
+        "--sample", type=_positive, metavar="K", help="--mutations: every K-th faithful draft only (default: all)"
+    )
     parser.add_argument(
         "--concurrency",
         type=_positive,
@@ -87,6 +96,10 @@ def evaluate_command(args: argparse.Namespace) -> int:
         from gateway.rule_report import rules_command
 
         return rules_command(args)
+    if args.mutations:
+        from gateway.mutation_report import mutations_command
+
+        return mutations_command(args)
     from harness.evaluation import DatasetError, bundled_dataset, load_cases
 
     try:
@@ -256,6 +269,7 @@ async def _evaluate(
 
     from harness.evaluation import evaluate_cases
     from harness.gate import ClaimPolicy
+    from tools.registry import configured_kinds
 
     await pool.ready()
     columns = (TextColumn("evaluating"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
@@ -269,6 +283,7 @@ async def _evaluate(
             max_input_bytes=int(config.harness.semantic_guard.max_input_bytes),
             on_result=lambda _: progress.advance(task),
             policy=ClaimPolicy.from_settings(config.harness),
+            kinds=configured_kinds(config),
         )
         return results, time.perf_counter() - started
 

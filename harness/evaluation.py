@@ -6,7 +6,15 @@ A dataset is JSON lines, one case a line::
 
 ``draft`` is the user-visible Draft (``Draft.user_visible()``: no tool_call_ids) and ``evidence`` the verified
 evidence snapshot grouped by analysis_id (:func:`harness.snapshot.build_snapshot`'s shape): exactly the
-``GuardRequest`` the Harness would send. ``note`` says what is wrong with an UNSUPPORTED draft, for people; it
+``GuardRequest`` the Harness would send. A case may instead carry the tool results themselves, as a run has them
+(:mod:`harness.eval_tool_results`)::
+
+    {"id", "query", "draft" (with tool_call_ids), "tool_results": [{tool_call_id, tool_name, evidence_status,
+     agent_result}], "expected", "category", "note"?}
+
+Then the gate checks the draft exactly as a run does (the records of the cited calls, the run's evidence kinds)
+and the guard gets the snapshot a run builds: ``superbiz eval`` measures the gate that runs use. Both formats may
+be mixed in one dataset. ``note`` says what is wrong with an UNSUPPORTED draft, for people; it
 is never sent to the guard. The bundled dataset (``tools/eval/guard_cases.jsonl``) is built from the demo
 knowledge base, mock logs and order_db.
 
@@ -37,10 +45,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from harness import gate
-from harness.gate import ClaimPolicy
 from harness.draft import Draft
+from harness.eval_tool_results import run_gate_codes, run_guard_request, tool_result_problem
+from harness.gate import ClaimPolicy
 from harness.ports import GuardAttempt
 from harness.semantic_guard import GuardRequest
+from harness.snapshot import Kinds
 
 SUPPORTED, UNSUPPORTED, UNAVAILABLE = "SUPPORTED", "UNSUPPORTED", "UNAVAILABLE"
 EXPECTED = (SUPPORTED, UNSUPPORTED)
@@ -71,17 +81,30 @@ class GuardCase(BaseModel):
     id: Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,127}$")]
     query: Annotated[str, Field(min_length=1)]
     draft: dict[str, Any]
-    evidence: list[dict[str, Any]]
+    evidence: list[dict[str, Any]] = []
+    """The snapshot (the old format); empty when the case carries ``tool_results``."""
+    tool_results: list[dict[str, Any]] | None = None
+    """The calls' agent_results as a run holds them; the draft then carries its tool_call_ids."""
     expected: Literal["SUPPORTED", "UNSUPPORTED"]
     category: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_\-]{0,63}$")]
     note: str | None = None
 
-    def request(self) -> GuardRequest:
+    def request(self, kinds: Kinds | None = None) -> GuardRequest:
+        """What the guard is given; a case with ``tool_results`` needs the run's ``kinds`` to build its snapshot."""
+        if self.tool_results is not None:
+            if kinds is None:
+                raise ValueError("a case with tool_results needs the evidence kinds to build its snapshot")
+            return run_guard_request(self.draft, self.tool_results, self.query, kinds)
         return GuardRequest(query=self.query, draft=self.draft, verified_evidence=self.evidence)
 
-    def gate_codes(self, policy: ClaimPolicy) -> tuple[str, ...]:
-        """The codes of the rules the deterministic gate finds broken on this user-visible draft and snapshot (the
-        references between its parts and every claim rule); none: the gate lets it through."""
+    def gate_codes(self, policy: ClaimPolicy, kinds: Kinds | None = None) -> tuple[str, ...]:
+        """The codes of the rules the deterministic gate finds broken; none: the gate lets it through. A case with
+        ``tool_results`` is checked as a run checks its draft (``kinds`` required); an old one on its user-visible
+        draft and snapshot (the references between its parts and every claim rule)."""
+        if self.tool_results is not None:
+            if kinds is None:
+                raise ValueError("a case with tool_results needs the evidence kinds to be checked as a run")
+            return run_gate_codes(self.draft, self.tool_results, self.query, kinds, policy)
         draft = Draft.model_validate(_with_placeholder_ids(self.draft))
         evidence = {str(group["analysis_id"]): group["verified_evidence"] for group in self.evidence}
         verdict = gate.check(gate.VerifiedReport(draft, evidence, self.query), policy)
@@ -154,6 +177,9 @@ def _parse_line(line: str, number: int) -> tuple[GuardCase | None, str | None]:
         case = GuardCase.model_validate(data)
     except ValidationError as exc:
         return None, f"{label}: {_first_error(exc)}"
+    if case.tool_results is not None:
+        problem = _run_shape_problem(case)
+        return (None, f"{label}: {problem}") if problem else (case, None)
     try:
         case.request()
     except ValidationError as exc:
@@ -168,6 +194,17 @@ def _first_error(exc: ValidationError) -> str:
     where = ".".join(str(part) for part in first["loc"]) or "case"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
     return f"{where}: {first['msg']}{more}"
+
+
+def _run_shape_problem(case: GuardCase) -> str | None:
+    """A case with tool results: the draft is a Draft as the agent sends it, the results are READY calls."""
+    if case.evidence:
+        return "a case with tool_results builds its snapshot; leave evidence out"
+    try:
+        Draft.model_validate(case.draft)
+    except ValidationError as exc:
+        return f"draft is not a Draft with tool_call_ids: {_first_error(exc)}"
+    return tool_result_problem(case.tool_results or [])
 
 
 def _shape_problem(case: GuardCase) -> str | None:
@@ -246,20 +283,22 @@ async def evaluate_cases(
     max_input_bytes: int | None = None,
     on_result: Callable[[CaseResult], None] | None = None,
     policy: ClaimPolicy | None = None,
+    kinds: Kinds | None = None,
 ) -> list[CaseResult]:
     """Every case through ``evaluate`` with at most ``concurrency`` in flight; results in dataset order.
 
     One attempt per case, no retry: this measures the guard, not the Harness's retry policy. A case larger than
     ``max_input_bytes`` is not sent (the Harness would not send it either) and is UNAVAILABLE. An exception from
     ``evaluate`` (a dead replica, a cancelled call) makes that case UNAVAILABLE; it never stops the run. With a
-    ``policy``, each case also goes through the deterministic gate (``CaseResult.gate``).
+    ``policy``, each case also goes through the deterministic gate (``CaseResult.gate``). A case with tool
+    results needs the run's evidence ``kinds``.
     """
     if concurrency < 1:
         raise ValueError("concurrency must be at least 1")
     semaphore = asyncio.Semaphore(concurrency)
     # Built up front: building them while calls are in flight would be counted in those calls' latency.
-    requests = [case.request() for case in cases]
-    gates = [case.gate_codes(policy) if policy is not None else () for case in cases]
+    requests = [case.request(kinds) for case in cases]
+    gates = [case.gate_codes(policy, kinds) if policy is not None else () for case in cases]
     too_large = [
         max_input_bytes is not None and len(request.content().encode()) > max_input_bytes for request in requests
     ]

@@ -334,7 +334,8 @@ def build_demo_sqlite(connection: sqlite3.Connection, now: datetime) -> None:
     connection.commit()
 
 
-def build_executor(source: DataSourceSettings, budget: MysqlBudget) -> QueryExecutor:
+def build_executor(source: DataSourceSettings, budget: MysqlBudget, now: datetime | None = None) -> QueryExecutor:
+    """The executor of ``source``; the embedded demo copy's rows are relative to ``now`` (the time it is built)."""
     if source.driver == "sqlite":
-        return SqliteExecutor(source, budget)
+        return SqliteExecutor(source, budget, now)
     return MysqlExecutor(source, budget)

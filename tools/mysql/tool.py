@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, WithJsonSchema, create_model
 
 from config.schema import AppConfig, DataSourceSettings, MysqlBudget
+from contract.clock import Clock
 from contract.tool import TOOL_CANCELLED, TOOL_TIMEOUT, TOOL_UNAVAILABLE, ToolArguments, ToolSpec, failure_raw
 from tools.mysql.executor import QueryExecutor, QueryFailed, build_executor
 from tools.mysql.projector import MysqlResultProjector
@@ -73,7 +74,8 @@ _FAILURES = {
 class QueryMysqlTool:
     """Validates with the AST allowlist, then runs the regenerated SQL on the data source's own pool."""
 
-    def __init__(self, config: AppConfig) -> None:
+    def __init__(self, config: AppConfig, clock: Clock | None = None) -> None:
+        self._clock = clock
         self.spec = query_mysql_spec(config)
         self.projector = MysqlResultProjector(config.harness.mysql)
         self._budget: MysqlBudget = config.harness.mysql
@@ -130,5 +132,6 @@ class QueryMysqlTool:
     def _executor(self, name: str) -> QueryExecutor:
         with self._lock:
             if name not in self._executors:
-                self._executors[name] = build_executor(self._sources[name], self._budget)
+                now = self._clock.now() if self._clock is not None else None
+                self._executors[name] = build_executor(self._sources[name], self._budget, now)
             return self._executors[name]
