@@ -10,11 +10,10 @@ same text (payment_status for order_status) is left to the SemanticGuard.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
 
 from harness.gate.evidence import Held
-from harness.gate.tokens import tokenize, word_forms
+from harness.gate.records import words
+from harness.gate.tokens import tokenize
 
 _JOIN = re.compile(r"[.:/]")
 
@@ -25,23 +24,5 @@ def joined(key: str, found: Held) -> bool:
     if len(parts) < 2:
         return False
     texts = (tokenize(text).words for text in found.texts)
-    records = (_record_words(record) for record in found.records)
-    return any(all(part in words for part in parts) for words in (*texts, *records))
-
-
-def _record_words(record: Mapping[str, Any]) -> set[str]:
-    words: set[str] = set()
-    for name, value in record.items():
-        words |= word_forms(str(name))
-        words |= _words(value)
-    return words
-
-
-def _words(value: Any) -> set[str]:
-    if isinstance(value, str):
-        return set(tokenize(value).words)
-    if isinstance(value, Mapping):
-        return _record_words(value)
-    if isinstance(value, list | tuple):
-        return {word for item in value for word in _words(item)}
-    return word_forms(str(value)) if value is not None else set()
+    records = (words(record, keys=True) for record in found.records)
+    return any(all(part in held for part in parts) for held in (*texts, *records))

@@ -1,9 +1,10 @@
 """Values a careful reader computes from the item's own cited evidence without writing the work down: a duration
 between instants of one result (:mod:`harness.gate.durations`), a count, total or share of what a result shows
-(:mod:`harness.gate.tallies`), the ends of a range that summarises cited values (:mod:`harness.gate.ranges`).
+(:mod:`harness.gate.tallies`), a range that summarises cited values (:mod:`harness.gate.ranges`).
 
-Each rule's candidates come only from the evidence the item cites, never from the claim, and a number is grounded
-only where the candidates are specific around it (:mod:`harness.gate.specificity`).
+Each rule's candidates come only from the evidence the item cites and the words of the claim's own clause (what it
+says it counts), never from the claim's numbers, and a single value is grounded only where the candidates are
+specific around it (:mod:`harness.gate.specificity`).
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
-from harness.gate.derivation import agrees, convert
+from harness.gate.derivation import agrees
 from harness.gate.durations import durations
 from harness.gate.evidence import Held
 from harness.gate.quantities import unit_class, unit_factor
-from harness.gate.ranges import range_ends, roundings
+from harness.gate.ranges import ranges, summarises
 from harness.gate.specificity import grounded_by
 from harness.gate.tallies import tally
 from harness.gate.tokens import Number, Tokens
@@ -25,33 +26,39 @@ _CLAUSE_END = re.compile(r"[。；;！!？?\n]")
 
 def computed(number: Number, tokens: Tokens, found: Held) -> bool:
     """``number`` of ``tokens`` is a value one of the rules computes from ``found``."""
-    end = range_ends(tokens).get(number.at)
-    if end is not None:
-        values = [value for seen in found.numbers if (value := convert(seen, end.unit)) is not None]
-        candidates = {rounded for value in values for rounded in roundings(value, end.value)}
-        if grounded_by(end, candidates, lambda claim, candidate: claim.value == candidate):
+    filters = _filters(number, tokens)
+    for low, high in ranges(tokens):
+        if number.at in (low.at, high.at) and summarises(low, high, found, filters):
             return True
     kind = unit_class(number.unit)
     if kind == "time" and number.unit is not None:
         factor = unit_factor(number.unit)
-        return grounded_by(number, {seconds / factor for seconds in durations(found)}, agrees)
+        return grounded_by(number, {seconds / factor for seconds in durations(found, filters)}, agrees)
     if kind not in (None, "count", "percent"):
         return False
-    filters = _filters(number, tokens)
     candidates: set[Decimal] = set()
-    for objects in found.collections:
-        counted = tally(objects, filters)
-        if kind == "percent":
-            candidates |= {share * 100 for share in counted.shares}
-        else:
-            candidates |= counted.counts | counted.parts | (counted.totals if number.total else set())
+    for records in found.collections:
+        counted = tally(records, filters)
+        candidates |= (
+            {share * 100 for share in counted.shares} if kind == "percent" else counted.counts | counted.totals
+        )
     return grounded_by(number, candidates, agrees)
 
 
 def _filters(number: Number, tokens: Tokens) -> list[str]:
-    """The identifiers of the clause ``number`` stands in: what it may count."""
+    """What the clause ``number`` stands in says it counts: its identifiers (a run of them with only blanks between,
+    ``UPDATE biz_order``, as one phrase) and its whole numbers without a unit (a status code)."""
     starts = [match.end() for match in _CLAUSE_END.finditer(tokens.text, 0, number.at)]
     start = starts[-1] if starts else 0
     following = _CLAUSE_END.search(tokens.text, number.at)
     stop = following.start() if following else len(tokens.text)
-    return list(dict.fromkeys(ident.key for ident in tokens.identifiers if start <= ident.at < stop))
+    named: list[str] = []
+    end = -1
+    for ident in (ident for ident in tokens.identifiers if start <= ident.at < stop):
+        if named and tokens.text[end : ident.at].isspace():
+            named[-1] += " " + ident.key
+        else:
+            named.append(ident.key)
+        end = ident.at + len(ident.written)
+    codes = [n.written for n in tokens.numbers if start <= n.at < stop and n is not number and n.unit is None]
+    return list(dict.fromkeys(named + [code for code in codes if code.isdigit()]))

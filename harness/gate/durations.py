@@ -1,13 +1,14 @@
 """Durations a reader computes from the instants of one cited result: how long something lasted, how long after one
 event the next came, how often a repeated event recurred.
 
-Candidates, for evidence with records of ``r`` instants each and lists of ``n`` timestamped objects:
+The clause's filters (:mod:`harness.gate.tallies`) say which records it speaks of: the records holding all of its
+filter words, or every record when none holds them all. Candidates, for those records:
 
-- the span between any two instants of one record (first_seen → last_seen, created_at → updated_at): ``r·(r−1)/2``
-  per record;
-- the gap between consecutive objects of one list, in time order, and the span from its first to its last:
-  ``n`` per list;
-- the period of a record's repeated event: its span divided by (count − 1) and by count: 2 per record with a count.
+- the span between any two instants of one record (first_seen → last_seen, created_at → updated_at):
+  ``r·(r−1)/2`` for a record of ``r`` instants;
+- the period of a record's repeated event: its span divided by (count − 1) and by count: 2 per record with a count;
+- in each list of timestamped records, of the named ones: the gaps between neighbours in time order and the span
+  from the first to the last: ``n`` for ``n`` records.
 
 So the set grows linearly with the evidence, never with its square (any two instants of a 50-line log could ground
 nearly every minute from 1 to 30). Instants of another day and instants without a time of day do not pair.
@@ -15,35 +16,30 @@ nearly every minute from 1 to 30). Instants of another day and instants without 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Sequence
 from decimal import Decimal
 from itertools import combinations, pairwise
-from typing import Any
 
-from harness.gate.evidence import SCOPE_KEY, WINDOW_KEYS, Held
+from harness.gate.evidence import Held
 from harness.gate.moments import Moment, span_seconds
-from harness.gate.tokens import tokenize
+from harness.gate.records import Record, as_decimal, holds, instants
 
 COUNT_KEYS = frozenset({"count", "occurrences", "times", "hits"})
 """Keys whose number counts a record's repeated event (a log pattern's ``count``)."""
 
 
-def durations(found: Held) -> set[Decimal]:
-    """Every candidate duration of ``found``, in seconds."""
+def durations(found: Held, filters: Sequence[str]) -> set[Decimal]:
+    """Every candidate duration of ``found`` for a clause naming ``filters``, in seconds."""
     seconds: set[Decimal] = set()
-    for record in found.records:
-        instants = _instants(record)
-        seconds |= {span_seconds(a, b) for a, b in combinations(instants, 2) if _pairs(a, b)}
-        if len(instants) == 2 and _pairs(*instants):
-            count = next((value for key, value in record.items() if key in COUNT_KEYS and _count(value)), None)
-            if count is not None:
-                span = span_seconds(*instants)
-                seconds |= {span / (count - 1), span / count}
-    for objects in found.collections:
-        stamps = sorted(
-            (first for record in objects if (first := next(iter(_instants(record)), None)) is not None),
-            key=_sort_key,
-        )
+    for record in _named(found.records, filters):
+        moments = instants(record)
+        seconds |= {span_seconds(a, b) for a, b in combinations(moments, 2) if _pairs(a, b)}
+        count = next((number for key in COUNT_KEYS if (number := as_decimal(record.get(key))) is not None), None)
+        if len(moments) == 2 and _pairs(*moments) and count is not None and count > 1:
+            span = span_seconds(*moments)
+            seconds |= {span / (count - 1), span / count}
+    for records in found.collections:
+        stamps = sorted((first[0] for record in _named(records, filters) if (first := instants(record))), key=_order)
         stamps = [stamp for stamp in stamps if _pairs(stamp, stamps[0])]
         seconds |= {span_seconds(a, b) for a, b in pairwise(stamps)}
         if len(stamps) > 2:
@@ -51,15 +47,10 @@ def durations(found: Held) -> set[Decimal]:
     return {value for value in seconds if value > 0}
 
 
-def _instants(record: Mapping[str, Any]) -> list[Moment]:
-    """The instants a record's own text fields name, in order (not those of nested objects, and not the queried
-    window: its length is no duration the source saw)."""
-    values = (value for key, value in record.items() if key != SCOPE_KEY and key not in WINDOW_KEYS)
-    return [moment.utc() for moment in _moments(values) if moment.has_time]
-
-
-def _moments(values: Iterable[Any]) -> list[Moment]:
-    return [moment for value in values if isinstance(value, str) for moment in tokenize(value).moments]
+def _named(records: list[Record], filters: Sequence[str]) -> list[Record]:
+    """The records holding every filter word, or all of them when none does."""
+    named = [record for record in records if all(holds(record, name) for name in filters)]
+    return named or records
 
 
 def _pairs(a: Moment, b: Moment) -> bool:
@@ -67,9 +58,5 @@ def _pairs(a: Moment, b: Moment) -> bool:
     return a.has_date == b.has_date
 
 
-def _sort_key(moment: Moment) -> tuple[int, ...]:
+def _order(moment: Moment) -> tuple[int, ...]:
     return (moment.year or 0, moment.month or 0, moment.day or 0, moment.seconds_of_day() or 0)
-
-
-def _count(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value > 1

@@ -189,11 +189,16 @@ def span_seconds(start: Moment, end: Moment) -> Decimal:
     return abs(Decimal(end_s) + end.fraction - Decimal(start_s) - start.fraction)
 
 
+SOURCE_ZONE = 0
+"""The zone of a time a source returns without one (a DATETIME column): UTC, as the services and the tools' clocks
+run. A claim that converts it (北京时间 19:15 for 11:15:00) converts from UTC."""
+
+
 def same_moment(claim: Moment, seen: Moment) -> bool:
-    """The claim names the evidence's moment at the claim's own precision (both in UTC when both name a zone,
-    else both as written)."""
-    if claim.zone is not None and seen.zone is not None:
-        claim, seen = claim.utc(), seen.utc()
+    """The claim names the evidence's moment at the claim's own precision: in UTC when the claim names a zone (a
+    time of the evidence without one is in :data:`SOURCE_ZONE`), else both as written."""
+    if claim.zone is not None:
+        claim, seen = claim.utc(), replace(seen, zone=SOURCE_ZONE if seen.zone is None else seen.zone).utc()
     if claim.has_date:
         if not seen.has_date:
             return False

@@ -58,13 +58,45 @@ def asked(result: MysqlResult) -> list[Any]:
     return [*result.scope.params, *(literal.this for literal in tree.find_all(exp.Literal))]
 
 
+def selection(result: MysqlResult) -> dict[str, Any]:
+    """The ``column = value`` conditions every returned row meets: the equalities AND-ed at the top of the WHERE of
+    a query that returned rows, each of which is a table row (no aggregate) or a group of them (GROUP BY). An
+    aggregate without GROUP BY returns its one row whatever matched (``COUNT(*)`` = 0), so it selects nothing."""
+    try:
+        tree = sqlglot.parse_one(result.scope.sql, read="mysql")
+    except (SqlglotError, RecursionError, ValueError):
+        return {}
+    where = tree.args.get("where") if isinstance(tree, exp.Select) else None
+    if where is None or result.returned_count == 0:
+        return {}
+    if not tree.args.get("group") and any(node.find(exp.AggFunc) for node in tree.expressions):
+        return {}
+    placeholders = [id(node) for node in tree.find_all(exp.Placeholder, bfs=False)]
+    selected: dict[str, Any] = {}
+    for condition in where.this.flatten() if isinstance(where.this, exp.And) else [where.this]:
+        if not isinstance(condition, exp.EQ):
+            continue
+        column, value = condition.this, condition.expression
+        if isinstance(column, exp.Literal | exp.Placeholder):
+            column, value = value, column
+        if not isinstance(column, exp.Column):
+            continue
+        if isinstance(value, exp.Literal):
+            selected[column.name] = value.this
+        elif isinstance(value, exp.Placeholder) and placeholders.index(id(value)) < len(result.scope.params):
+            selected[column.name] = result.scope.params[placeholders.index(id(value))]
+    return selected
+
+
 def evidence(result: MysqlResult, found: bool) -> list[dict[str, Any]]:
+    selected = selection(result)
     return [
         {
             "source_type": SOURCE_TYPE,
             "source": result.scope.data_source,
             "scope": scope(result).queried,
             "asked": asked(result),
+            **({"selection": selected} if selected else {}),
             "columns": list(result.columns),
             "rows": [dict(row) for row in result.rows],
             "returned_count": result.returned_count,

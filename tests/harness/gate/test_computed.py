@@ -167,8 +167,9 @@ def test_a_changed_count_total_or_share_is_caught(text: str, token: str) -> None
 def test_a_range_summarising_cited_values_rounds_its_extremes() -> None:
     assert missing("锁等待 4～6 秒", STATEMENTS) == []
     assert missing("lock waits of 4.4-5.3 s", STATEMENTS) == []
-    assert missing("锁等待 2～6 秒", STATEMENTS) == ["2"]
-    assert missing("锁等待 4～9 秒", STATEMENTS) == ["9 秒"]
+    assert missing("锁等待 4～5 秒", STATEMENTS) == []  # rounded down and to the nearest
+    assert missing("锁等待 2～6 秒", STATEMENTS) == ["2", "6 秒"]  # the ends are judged together
+    assert missing("锁等待 4～9 秒", STATEMENTS) == ["9 秒"]  # 4 alone is the count of statements
 
 
 def test_an_exact_conversion_between_units_is_grounded() -> None:
