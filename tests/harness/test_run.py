@@ -19,6 +19,7 @@ from harness.run_state import RunStatus
 from harness.scripted_model import Delay, ScriptedChatModel, reply
 from tests.harness.run_support import (
     GOOD_DRAFT,
+    KNOWLEDGE,
     MYSQL,
     PLAN,
     QUERY,
@@ -377,33 +378,58 @@ def looping_agent(model: ScriptedChatModel, call: tuple) -> None:
 
 
 @pytest.mark.parametrize(
-    ("limits", "tool", "reason"),
+    ("limits", "tool", "reason", "limitation", "sources"),
     [
-        ({"max-model-calls": 3, "max-tool-calls": 50}, "lookup_knowledge", "MODEL_CALLS"),
-        ({"max-model-calls": 50, "max-tool-calls": 2}, "lookup_knowledge", "TOOL_CALLS"),
+        (
+            {"max-model-calls": 3, "max-tool-calls": 50},
+            "lookup_knowledge",
+            "MODEL_CALLS",
+            "诊断在用完模型调用预算前未能完成报告",
+            {"KNOWLEDGE"},
+        ),
+        (
+            {"max-model-calls": 50, "max-tool-calls": 2},
+            "lookup_knowledge",
+            "TOOL_CALLS",
+            "诊断在用完工具调用预算前未能完成报告",
+            {"KNOWLEDGE"},
+        ),
         (
             {"max-model-calls": 50, "max-tool-calls-per-tool": {"query_mysql": 1}},
             "query_mysql",
             "TOOL_CALLS:query_mysql",
+            "诊断在用完工具调用预算前未能完成报告",
+            {"MYSQL"},
         ),
-        ({"max-model-calls": 50, "max-tool-calls": 50, "max-total-tokens": 60}, "lookup_knowledge", "TOKENS"),
+        (
+            {"max-model-calls": 50, "max-tool-calls": 50, "max-total-tokens": 60},
+            "lookup_knowledge",
+            "TOKENS",
+            "诊断在用完模型 token 预算前未能完成报告",
+            {"KNOWLEDGE"},
+        ),
     ],
 )
-async def test_each_budget_ends_in_the_fallback_with_its_reason(limits: dict, tool: str, reason: str) -> None:
+async def test_each_budget_ends_in_the_fallback_with_its_reason_and_the_evidence_found(
+    limits: dict, tool: str, reason: str, limitation: str, sources: set[str]
+) -> None:
     arguments = {"query": "支付超时"} if tool == "lookup_knowledge" else MYSQL[2]
     model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
     looping_agent(model, (tool, arguments))
     outcome = await run_once(services(model, config(agent=limits)))
     assert outcome.status is RunStatus.FALLBACK
     payload = outcome.first("content")["payload"]
-    assert (payload["type"], payload["verified_sources"]) == ("EVIDENCE_VALIDATION_FAILED", [])
+    assert (payload["type"], payload["limitations"]) == ("SEMANTIC_UNSUPPORTED", [limitation])
+    assert {source["source_type"] for source in payload["verified_sources"]} == sources
+    assert len(payload["verified_sources"]) == len(sources)  # the same call many times is one source
     assert outcome.audit.finished[-1].fallback_reason == f"BUDGET_{reason}"
+    assert outcome.audit.finished[-1].fallback_type == "SEMANTIC_UNSUPPORTED"
     assert outcome.run.ctx.budget.usage().exhausted_reason == reason
 
 
 async def test_the_deadline_ends_a_slow_agent_in_the_fallback() -> None:
     model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
-    model.script("agent", reply(PLAN), Delay(10, reply(GOOD_DRAFT)))
+    model.script("agent", reply(PLAN), reply(None, KNOWLEDGE), Delay(10, reply(GOOD_DRAFT)))
     settings = config(
         run={"deadline": "2s"},
         agent={"max-duration": "1s"},
@@ -413,6 +439,9 @@ async def test_the_deadline_ends_a_slow_agent_in_the_fallback() -> None:
     assert outcome.status is RunStatus.FALLBACK
     assert outcome.audit.finished[-1].fallback_reason == "BUDGET_DEADLINE"
     assert model.cancelled == 1
+    payload = outcome.first("content")["payload"]
+    assert (payload["type"], payload["limitations"]) == ("SEMANTIC_UNSUPPORTED", ["诊断超过了运行时限，未能完成报告"])
+    assert [source["source_type"] for source in payload["verified_sources"]] == ["KNOWLEDGE"]
 
 
 async def test_cancel_mid_model_call_aborts_it_and_records_cancelled_once() -> None:
