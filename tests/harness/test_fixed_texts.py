@@ -27,7 +27,8 @@ def test_the_chinese_texts_are_the_spec_values() -> None:
     assert ZH.limitations["SEMANTIC_UNSUPPORTED"] == "已验证证据不足以支持诊断结论"
     assert ZH.limitations["SEMANTIC_UNAVAILABLE"] == "语义校验暂不可用"
     assert ZH.knowledge_fallback_message == "知识库回答未能通过证据校验，本次不提供回答"
-    assert ZH.generic_plan == GENERIC_PLAN == (
+    assert GENERIC_PLAN is ZH.generic_plan
+    assert ZH.generic_plan == (
         "确认问题现象、涉及的服务和时间范围",
         "查阅知识库中相关的排障手册和错误码说明",
         "查询相关服务的日志和只读业务数据",
