@@ -101,7 +101,10 @@ def after_budget(reason: str) -> Fallback:
     return Fallback(FallbackType.SEMANTIC_UNSUPPORTED, f"BUDGET_{reason}", limitation)
 
 
-def after_guard(unavailable: bool, reason: str) -> Fallback:
-    """The fallback of a draft the SemanticGuard did not find SUPPORTED (or could not judge)."""
-    kind = FallbackType.SEMANTIC_UNAVAILABLE if unavailable else FallbackType.SEMANTIC_UNSUPPORTED
-    return Fallback(kind, reason)
+GUARD_UNSUPPORTED = Fallback(FallbackType.SEMANTIC_UNSUPPORTED, "GUARD_UNSUPPORTED")
+"""The fallback of a draft the SemanticGuard found UNSUPPORTED."""
+
+
+def guard_unavailable(reason: str) -> Fallback:
+    """The fallback of a draft the SemanticGuard could not judge (``reason``: GUARD_<kind>, GUARD_INPUT_*)."""
+    return Fallback(FallbackType.SEMANTIC_UNAVAILABLE, reason)

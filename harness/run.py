@@ -35,7 +35,7 @@ from harness.errors import (
     StoreUnavailable,
 )
 from harness.execution import bounded, ensure_open
-from harness.fallbacks import Fallback, after_budget, after_evidence_check, after_guard
+from harness.fallbacks import GUARD_UNSUPPORTED, Fallback, after_budget, after_evidence_check, guard_unavailable
 from harness.fixed_texts import capabilities as capability_text
 from harness.fixed_texts import texts
 from harness.gate import ClaimPolicy, EvidenceCheck, KnowledgeRelease, failure_texts
@@ -382,12 +382,12 @@ class Run:
         snapshot = build_snapshot(draft, check.verified, kinds)
         if snapshot_bytes(snapshot, draft.user_visible(), self._start.query) > config.max_input_bytes:
             self._audit_check("semantic", "UNAVAILABLE", None, (("GUARD_INPUT_TOO_LARGE", "input over its limit"),))
-            return self._fallback(after_guard(True, "GUARD_INPUT_TOO_LARGE"), sources)
+            return self._fallback(guard_unavailable("GUARD_INPUT_TOO_LARGE"), sources)
         try:
             request = GuardRequest(query=self._start.query, draft=draft.user_visible(), verified_evidence=snapshot)
         except ValidationError:
             self._audit_check("semantic", "UNAVAILABLE", None, (("GUARD_INPUT_INVALID", "input not valid"),))
-            return self._fallback(after_guard(True, "GUARD_INPUT_INVALID"), sources)
+            return self._fallback(guard_unavailable("GUARD_INPUT_INVALID"), sources)
         self._emit(events.status("SEMANTIC_VALIDATING"))
         guard_started = time.monotonic()
         try:
@@ -396,12 +396,12 @@ class Run:
             self._services.metrics.guard_verdict("UNAVAILABLE", time.monotonic() - guard_started)
             message = f"no valid verdict after {exhausted.attempts} attempt(s)"
             self._audit_check("semantic", "UNAVAILABLE", self._guard_step, ((str(exhausted.last_kind), message),))
-            return self._fallback(after_guard(True, f"GUARD_{exhausted.last_kind}"), sources)
+            return self._fallback(guard_unavailable(f"GUARD_{exhausted.last_kind}"), sources)
         self._services.metrics.guard_verdict(verdict.verdict, time.monotonic() - guard_started)
         failures = () if verdict.verdict == "SUPPORTED" else (("UNSUPPORTED", verdict.reason),)
         self._audit_check("semantic", verdict.verdict, self._guard_step, failures)
         if verdict.verdict != "SUPPORTED":
-            outcome = self._fallback(after_guard(False, "GUARD_UNSUPPORTED"), sources)
+            outcome = self._fallback(GUARD_UNSUPPORTED, sources)
             outcome.guard = verdict
             return outcome
         self._emit_final(events.content("DIAGNOSIS_REPORT", report_payload(draft, check.verified, kinds)), "SUCCESS")

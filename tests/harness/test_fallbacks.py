@@ -9,10 +9,11 @@ import pytest
 from harness.fallbacks import (
     CITATION_CODES,
     CLAIM_REASONS,
+    GUARD_UNSUPPORTED,
     Fallback,
     after_budget,
     after_evidence_check,
-    after_guard,
+    guard_unavailable,
 )
 from harness.fixed_texts import LIMITATION_CATEGORIES, TEXTS
 from harness.gate.failures import EvidenceFailureCode as Code
@@ -87,9 +88,10 @@ def test_a_budget_or_the_deadline_is_semantic_unsupported_naming_what_ran_out(re
 
 
 def test_the_guard_fallbacks_keep_their_type_texts() -> None:
-    assert after_guard(False, "GUARD_UNSUPPORTED") == Fallback(UNSUPPORTED, "GUARD_UNSUPPORTED")
-    assert after_guard(True, "GUARD_TIMEOUT").limitation_category == "SEMANTIC_UNAVAILABLE"
-    assert after_guard(True, "GUARD_TIMEOUT").type is UNAVAILABLE
+    assert Fallback(UNSUPPORTED, "GUARD_UNSUPPORTED") == GUARD_UNSUPPORTED
+    assert GUARD_UNSUPPORTED.limitation_category == "SEMANTIC_UNSUPPORTED"
+    assert guard_unavailable("GUARD_TIMEOUT") == Fallback(UNAVAILABLE, "GUARD_TIMEOUT")
+    assert guard_unavailable("GUARD_TIMEOUT").limitation_category == "SEMANTIC_UNAVAILABLE"
 
 
 def test_every_limitation_a_fallback_can_name_has_a_text_in_each_language() -> None:
