@@ -24,6 +24,14 @@ DEFAULT_CAPABILITIES = (
     "带证据引用的诊断报告；2) 回答内部知识库中的排障手册、错误码、数据字典等问题。所有诊断结论都经过证据校验和独立"
     "审查，证据不足时只返回安全的降级说明，不会编造结论。它不会修改任何线上数据或配置。"
 )
+DEFAULT_CAPABILITIES_EN = (
+    "The SuperBiz operations assistant can: 1) investigate production incidents (for example payment timeouts or an "
+    "exhausted connection pool) and give a diagnosis report with evidence references, from the knowledge base, the "
+    "service logs and read-only queries of the order database; 2) answer questions about the runbooks, error codes, "
+    "data dictionary and other content of the internal knowledge base. Every diagnosis conclusion passes an evidence "
+    "check and an independent review; when the evidence is not enough it returns only a safe fallback and never "
+    "invents a conclusion. It never changes any production data or configuration."
+)
 
 FIXED_MAX_ATTEMPTS = {
     "intent_router": 2,
@@ -394,6 +402,15 @@ class SystemChatSettings(Section):
         default=DEFAULT_CAPABILITIES,
         description="The short, controlled capability statement SYSTEM_CHAT answers from (never model knowledge).",
     )
+    capabilities_en: Annotated[str, Field(min_length=1, max_length=4000)] | None = Field(
+        default=None,
+        description="The same statement for questions asked in English. Unset: the built-in English text while "
+        "`capabilities` is the built-in one, else `capabilities` itself (never a text the operator did not write).",
+    )
+
+    @property
+    def is_default_capabilities(self) -> bool:
+        return self.capabilities == DEFAULT_CAPABILITIES
 
 
 DEFAULT_NON_FACT_WORDS = (

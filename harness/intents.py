@@ -3,7 +3,9 @@
 The router sees exactly ``{query, last_intent, last_user_query}`` and must answer one of three fixed values;
 anything else is an invalid output (retried once by the Harness, never defaulted to DIAGNOSIS). The knowledge
 path makes one lookup of the knowledge kind with the raw query and releases an answer only with references the
-Harness could check against that call's evidence.
+Harness could check against that call's evidence. Both answers are asked for in the language of the question, named
+in the prompt (:mod:`harness.language`): a model follows a named language more reliably than a rule to match the
+question, above all when its prompt and the knowledge excerpts are Chinese and the question is not.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from harness.errors import OperationFailed
+from harness.fixed_texts import texts
 from harness.json_reader import MODEL_OUTPUT, JsonRejected, read_json
+from harness.language import DEFAULT_LANGUAGE, Language
 from harness.model import ChatMessage
 from harness.retry import FailureKind
 
@@ -56,17 +60,25 @@ def router_messages(router_input: RouterInput) -> tuple[ChatMessage, ...]:
     )
 
 
-def system_chat_messages(query: str, capabilities: str) -> tuple[ChatMessage, ...]:
+def system_chat_messages(
+    query: str, capabilities: str, language: Language = DEFAULT_LANGUAGE
+) -> tuple[ChatMessage, ...]:
+    """``capabilities`` is the capability text of ``language`` (:func:`harness.fixed_texts.capabilities`)."""
+    prompt = _prompt("system_chat").replace("{answer_language}", texts(language).answer_in)
     return (
-        ChatMessage(role="system", content=_prompt("system_chat").replace("{capabilities}", capabilities)),
+        ChatMessage(role="system", content=prompt.replace("{capabilities}", capabilities)),
         ChatMessage(role="user", content=query),
     )
 
 
-def knowledge_messages(query: str, evidence: list[dict[str, Any]]) -> tuple[ChatMessage, ...]:
+def knowledge_messages(
+    query: str, evidence: list[dict[str, Any]], language: Language = DEFAULT_LANGUAGE
+) -> tuple[ChatMessage, ...]:
     payload = {"query": query, "evidence": evidence}
     return (
-        ChatMessage(role="system", content=_prompt("knowledge")),
+        ChatMessage(
+            role="system", content=_prompt("knowledge").replace("{answer_language}", texts(language).answer_in)
+        ),
         ChatMessage(role="user", content=json.dumps(payload, ensure_ascii=False)),
     )
 

@@ -4,7 +4,8 @@ A released report is the Draft's own text in the fixed section order, its tool_c
 labels ``R1, R2, ...`` and a reference list deterministically expanded from the cited calls (first citation
 first) with their exact excerpts and values, every secret in them masked (the SQL a reference shows is the
 agent's own, and may hold a literal the projectors never saw). Nothing is summarised, reworded, added or dropped, and no
-tool_call_id leaves. The Fallback is a fixed template: no draft text, no guard reason, no vendor error.
+tool_call_id leaves. The Fallback is a fixed template in the question's language (:mod:`harness.fixed_texts`): no draft
+text, no guard reason, no vendor error.
 """
 
 from __future__ import annotations
@@ -15,31 +16,20 @@ from typing import Any
 
 from contract.secrets import redact, secret_kinds
 from harness.draft import Draft
+from harness.fixed_texts import texts
 from harness.invocation_store import InvocationRecord
+from harness.language import DEFAULT_LANGUAGE, Language
 from harness.snapshot import Kinds, cited_evidence, source_of
-
-FALLBACK_MESSAGE = "当前证据不足，无法确认根因"
-FALLBACK_NEXT_STEPS = (
-    "补充当前缺失的数据后重新发起诊断",
-    "缩小查询范围（服务、时间窗口或数据范围）后重新发起诊断",
-    "稍后重试",
-)
 
 
 class FallbackType(StrEnum):
     EVIDENCE_VALIDATION_FAILED = "EVIDENCE_VALIDATION_FAILED"
-    """The EvidenceGuard failed again after the one repair; no source is shown."""
+    """A citation rule of the EvidenceGuard failed again after the one repair; no source is shown."""
     SEMANTIC_UNSUPPORTED = "SEMANTIC_UNSUPPORTED"
-    """The evidence is real but does not support the report."""
+    """The evidence is real but does not support the report: the SemanticGuard said so, a claim rule failed again
+    after the repair, or a budget or the deadline ended the investigation before a report (:mod:`harness.fallbacks`)."""
     SEMANTIC_UNAVAILABLE = "SEMANTIC_UNAVAILABLE"
     """The SemanticGuard timed out, failed or answered invalidly on its last attempt."""
-
-
-FALLBACK_LIMITATIONS: Mapping[FallbackType, tuple[str, ...]] = {
-    FallbackType.EVIDENCE_VALIDATION_FAILED: ("诊断报告未通过证据引用校验",),
-    FallbackType.SEMANTIC_UNSUPPORTED: ("已验证证据不足以支持诊断结论",),
-    FallbackType.SEMANTIC_UNAVAILABLE: ("语义校验暂不可用",),
-}
 
 
 def report_payload(draft: Draft, verified: Mapping[str, InvocationRecord], kinds: Kinds) -> dict[str, Any]:
@@ -103,33 +93,32 @@ def _masked(value: Any) -> Any:
     return value
 
 
-KNOWLEDGE_FALLBACK_MESSAGE = "知识库回答未能通过证据校验，本次不提供回答"
-KNOWLEDGE_FALLBACK_LIMITATIONS = ("回答的内容或引用无法在本次检索到的文档中核实",)
-KNOWLEDGE_FALLBACK_NEXT_STEPS = (
-    "换用更具体的关键词（错误码、服务名、配置项）重新提问",
-    "直接查阅知识库中的相关文档",
-    "稍后重试",
-)
-
-
-def knowledge_fallback_payload() -> dict[str, Any]:
+def knowledge_fallback_payload(language: Language = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """The fixed fallback of a knowledge answer that failed its checks: the Fallback schema, a knowledge
     answer's wording, no source (as for every EVIDENCE_VALIDATION_FAILED)."""
+    fixed = texts(language)
     return {
         "type": FallbackType.EVIDENCE_VALIDATION_FAILED.value,
         "conclusion": None,
-        "message": KNOWLEDGE_FALLBACK_MESSAGE,
+        "message": fixed.knowledge_fallback_message,
         "verified_sources": [],
-        "limitations": list(KNOWLEDGE_FALLBACK_LIMITATIONS),
-        "next_steps": list(KNOWLEDGE_FALLBACK_NEXT_STEPS),
+        "limitations": list(fixed.knowledge_fallback_limitations),
+        "next_steps": list(fixed.knowledge_fallback_next_steps),
     }
 
 
-def fallback_payload(fallback_type: FallbackType, verified_sources: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The fixed §10.3 Fallback. Sources are dropped for EVIDENCE_VALIDATION_FAILED and reduced to
+def fallback_payload(
+    fallback_type: FallbackType,
+    verified_sources: Sequence[Mapping[str, Any]],
+    language: Language = DEFAULT_LANGUAGE,
+    limitation: str | None = None,
+) -> dict[str, Any]:
+    """The fixed §10.3 Fallback in ``language``. Sources are dropped for EVIDENCE_VALIDATION_FAILED and reduced to
     ``source_type/source/scope`` otherwise, so no other text can ride along (a source holding a secret is left
-    out)."""
+    out). ``limitation`` is the category of its one limitation (:data:`harness.fixed_texts.LIMITATION_CATEGORIES`):
+    the cause that chose the fallback, the type's own by default."""
     kind = FallbackType(fallback_type)
+    fixed = texts(language)
     sources: list[dict[str, str]] = []
     if kind is not FallbackType.EVIDENCE_VALIDATION_FAILED:
         for item in verified_sources:
@@ -139,8 +128,8 @@ def fallback_payload(fallback_type: FallbackType, verified_sources: Sequence[Map
     return {
         "type": kind.value,
         "conclusion": None,
-        "message": FALLBACK_MESSAGE,
+        "message": fixed.fallback_message,
         "verified_sources": sources,
-        "limitations": list(FALLBACK_LIMITATIONS[kind]),
-        "next_steps": list(FALLBACK_NEXT_STEPS),
+        "limitations": [fixed.limitations[limitation or kind.value]],
+        "next_steps": list(fixed.fallback_next_steps),
     }

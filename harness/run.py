@@ -22,13 +22,24 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from config.schema import AppConfig
 from contract.clock import Clock
 from contract.kind import EvidenceKind
+from contract.vocabulary import EvidenceStatus
 from harness import events, gate
 from harness.agent import AgentTask, PreviousTurn, Turn
 from harness.audit import AuditSink, GuardCheck, ModelStep, RunFinished, RunStarted, ToolInvocation
 from harness.budget import TOOL_CALLS
 from harness.deadline import Deadline
-from harness.errors import BudgetExhausted, OperationFailed, RetriesExhausted, RunCancelled, StoreUnavailable
+from harness.errors import (
+    BudgetExhausted,
+    InvocationStoreError,
+    OperationFailed,
+    RetriesExhausted,
+    RunCancelled,
+    StoreUnavailable,
+)
 from harness.execution import bounded, ensure_open
+from harness.fallbacks import GUARD_UNSUPPORTED, Fallback, after_budget, after_evidence_check, guard_unavailable
+from harness.fixed_texts import capabilities as capability_text
+from harness.fixed_texts import texts
 from harness.gate import ClaimPolicy, EvidenceCheck, KnowledgeRelease, failure_texts
 from harness.intents import (
     INTENTS,
@@ -40,7 +51,8 @@ from harness.intents import (
     router_messages,
     system_chat_messages,
 )
-from harness.invocation_store import InvocationStore
+from harness.invocation_store import InvocationRecord, InvocationStore, ToolCallStatus
+from harness.language import language_of
 from harness.logs import bound
 from harness.metrics import NoMetrics, RunMetrics
 from harness.model import ChatMessage, ChatModel, ModelReply, ModelRequest, Role, ToolCall, Usage
@@ -148,6 +160,18 @@ def _refusal(parse: Callable[[str | None], object]) -> Callable[[ModelReply], st
     return refused
 
 
+def _returned_evidence(record: InvocationRecord, kinds: Kinds) -> bool:
+    """Whether ``record`` is a READY call of an evidence kind that found evidence, with an agent_result of its kind."""
+    kind = kinds.get(record.tool_name)
+    return (
+        kind is not None
+        and record.status is ToolCallStatus.READY
+        and record.evidence_status is EvidenceStatus.EVIDENCE_FOUND
+        and isinstance(record.agent_result, dict)
+        and kind.read(record.agent_result) is not None
+    )
+
+
 class Run:
     def __init__(self, services: RunServices, start: StartRun, announced: bool = False) -> None:
         """``announced``: the caller already sent this run's metadata event (with ``start.run_id``)."""
@@ -158,6 +182,8 @@ class Run:
         self._announced = announced
         self._sequence = events.EventSequence(announced)
         self._started = time.monotonic()
+        self.language = language_of(start.query)
+        """The question's language: the model is asked to answer in it, and the fixed texts are its own."""
         self._stop = _Stop()
         self._usage: dict[str, _RoleUsage] = {}
         self._steps = 0
@@ -174,6 +200,8 @@ class Run:
         self._pending_audit: list[asyncio.Task[None]] = []
         self._tools_recorded = 0
         """Tool calls of any kind recorded for this run (the agent's and the Harness's own knowledge lookup)."""
+        self._found: list[str] = []
+        """The tool_call_ids of this run's calls that returned evidence, in the order they finished."""
         self._checks = 0
         """Guard decisions recorded for this run (``guard_check`` rows)."""
         self._guard_step: int | None = None
@@ -258,11 +286,10 @@ class Run:
         return await self.ctx.retry_executor().run("intent_router", self.ctx.retry_policies.intent_router, attempt)
 
     async def _system_chat(self) -> _Outcome:
-        capabilities = self._services.config.harness.system_chat.capabilities
+        capabilities = capability_text(self._services.config.harness.system_chat, self.language)
+        messages = system_chat_messages(self._start.query, capabilities, self.language)
         try:
-            reply = await self._harness_model(
-                "system_chat", system_chat_messages(self._start.query, capabilities), self._model_timeout()
-            )
+            reply = await self._harness_model("system_chat", messages, self._model_timeout())
         except OperationFailed:
             return self._model_unavailable()
         answer = (reply.content or "").strip()
@@ -288,10 +315,11 @@ class Run:
             self._emit_final(events.failure("KNOWLEDGE_UNAVAILABLE"), "FAILED")
             return _Outcome(RunStatus.FAILED, fallback_reason="KNOWLEDGE_UNAVAILABLE")
         if status == "NO_EVIDENCE":
+            fixed = texts(self.language)
             payload = {
-                "answer": "知识库中没有找到与该问题相关的内容。",
+                "answer": fixed.knowledge_nothing_found,
                 "references": [],
-                "limitations": ["知识库检索没有匹配结果，回答不包含任何推测。"],
+                "limitations": list(fixed.knowledge_nothing_found_limitations),
             }
             self._emit_final(events.content("KNOWLEDGE_ANSWER", payload), "SUCCESS")
             return _Outcome(RunStatus.SUCCESS)
@@ -300,7 +328,7 @@ class Run:
         try:
             reply = await self._harness_model(
                 "knowledge",
-                knowledge_messages(self._start.query, evidence),
+                knowledge_messages(self._start.query, evidence, self.language),
                 self._model_timeout(),
                 json_output=True,
                 refusal=_refusal(parse_knowledge_answer),
@@ -309,11 +337,12 @@ class Run:
             return self._model_unavailable()
         try:
             answer = parse_knowledge_answer(reply.content)
-            release = gate.check(gate.KnowledgeReply(answer, evidence, self._start.query), self._services.policy)
+            subject = gate.KnowledgeReply(answer, evidence, self._start.query, self.language)
+            release = gate.check(subject, self._services.policy)
         except OperationFailed:
             release = KnowledgeRelease(None, "KNOWLEDGE_INVALID_OUTPUT")
         if release.payload is None:
-            self._emit_final(events.content("FALLBACK", knowledge_fallback_payload()), "FALLBACK")
+            self._emit_final(events.content("FALLBACK", knowledge_fallback_payload(self.language)), "FALLBACK")
             return _Outcome(RunStatus.FALLBACK, FallbackType.EVIDENCE_VALIDATION_FAILED.value, release.refused)
         self._emit_final(events.content("KNOWLEDGE_ANSWER", release.payload), "SUCCESS")
         invented = "INVENTED_REFERENCES_REMOVED" if release.invented_references else None
@@ -343,11 +372,12 @@ class Run:
         except RunCancelled:
             raise
         except Exception as exc:  # the agent ended without a draft: decide from what the boundaries saw
-            return self._agent_failed(exc)
+            return await self._agent_failed(exc)
         finally:
             services.agent.forget(self.run_id)
         if not check.ok:
-            return self._fallback("EVIDENCE_VALIDATION_FAILED", "EVIDENCE_CHECK_FAILED", [])
+            fallback = after_evidence_check(failure.code for failure in check.failures)
+            return self._fallback(fallback, verified_sources(check.verified, services.kinds))
         return await self._review_and_release(check)
 
     async def _review_and_release(self, check: EvidenceCheck) -> _Outcome:
@@ -358,12 +388,12 @@ class Run:
         snapshot = build_snapshot(draft, check.verified, kinds)
         if snapshot_bytes(snapshot, draft.user_visible(), self._start.query) > config.max_input_bytes:
             self._audit_check("semantic", "UNAVAILABLE", None, (("GUARD_INPUT_TOO_LARGE", "input over its limit"),))
-            return self._fallback("SEMANTIC_UNAVAILABLE", "GUARD_INPUT_TOO_LARGE", sources)
+            return self._fallback(guard_unavailable("GUARD_INPUT_TOO_LARGE"), sources)
         try:
             request = GuardRequest(query=self._start.query, draft=draft.user_visible(), verified_evidence=snapshot)
         except ValidationError:
             self._audit_check("semantic", "UNAVAILABLE", None, (("GUARD_INPUT_INVALID", "input not valid"),))
-            return self._fallback("SEMANTIC_UNAVAILABLE", "GUARD_INPUT_INVALID", sources)
+            return self._fallback(guard_unavailable("GUARD_INPUT_INVALID"), sources)
         self._emit(events.status("SEMANTIC_VALIDATING"))
         guard_started = time.monotonic()
         try:
@@ -372,12 +402,12 @@ class Run:
             self._services.metrics.guard_verdict("UNAVAILABLE", time.monotonic() - guard_started)
             message = f"no valid verdict after {exhausted.attempts} attempt(s)"
             self._audit_check("semantic", "UNAVAILABLE", self._guard_step, ((str(exhausted.last_kind), message),))
-            return self._fallback("SEMANTIC_UNAVAILABLE", f"GUARD_{exhausted.last_kind}", sources)
+            return self._fallback(guard_unavailable(f"GUARD_{exhausted.last_kind}"), sources)
         self._services.metrics.guard_verdict(verdict.verdict, time.monotonic() - guard_started)
         failures = () if verdict.verdict == "SUPPORTED" else (("UNSUPPORTED", verdict.reason),)
         self._audit_check("semantic", verdict.verdict, self._guard_step, failures)
         if verdict.verdict != "SUPPORTED":
-            outcome = self._fallback("SEMANTIC_UNSUPPORTED", "GUARD_UNSUPPORTED", sources)
+            outcome = self._fallback(GUARD_UNSUPPORTED, sources)
             outcome.guard = verdict
             return outcome
         self._emit_final(events.content("DIAGNOSIS_REPORT", report_payload(draft, check.verified, kinds)), "SUCCESS")
@@ -526,7 +556,8 @@ class Run:
         if self._plan_sent:
             return
         self._plan_sent = True
-        self._emit(events.status("PLANNING", steps=gate.check(gate.Plan(steps), self._services.policy).steps))
+        verdict = gate.check(gate.Plan(steps, self.language), self._services.policy)
+        self._emit(events.status("PLANNING", steps=verdict.steps))
 
     # -- helpers ------------------------------------------------------------------------------------------
 
@@ -595,12 +626,12 @@ class Run:
         usage.input_tokens += input_tokens
         usage.output_tokens += output_tokens
 
-    def _agent_failed(self, error: BaseException) -> _Outcome:
+    async def _agent_failed(self, error: BaseException) -> _Outcome:
         reason = self._stop.budget or (error.reason if isinstance(error, BudgetExhausted) else None)
         if reason is None and self.ctx.deadline.expired:
             reason = "DEADLINE"
-        if reason is not None:
-            return self._fallback("EVIDENCE_VALIDATION_FAILED", f"BUDGET_{reason}", [])
+        if reason is not None:  # the evidence found is real and supports no report yet: say what ran out
+            return self._fallback(after_budget(reason), await self._found_sources())
         if self._stop.model_failure is not None:
             return self._model_unavailable()
         log.warning("agent ended without a draft", extra={"run_id": self.run_id, "error": type(error).__name__})
@@ -612,10 +643,27 @@ class Run:
         self._emit_final(events.failure("MODEL_UNAVAILABLE"), "FAILED")
         return _Outcome(RunStatus.FAILED, fallback_reason=f"MODEL_{self._stop.model_failure or 'UNAVAILABLE'}")
 
-    def _fallback(self, fallback_type: str, reason: str, sources: list[dict[str, Any]]) -> _Outcome:
-        payload = fallback_payload(FallbackType(fallback_type), sources)
+    async def _found_sources(self) -> list[dict[str, str]]:
+        """The sources of this run's calls that returned evidence, read from their canonical records: what a
+        fallback may show when there is no checked draft (none when the store cannot be read)."""
+        try:
+            records = await gate.fetch_cited(self._services.store, self.run_id, self._found)
+        except InvocationStoreError:
+            return []
+        kinds = self._services.kinds
+        found = {
+            call: record
+            for call, record in records.items()
+            if record is not None and record.run_id == self.run_id and _returned_evidence(record, kinds)
+        }
+        return verified_sources(found, kinds)
+
+    def _fallback(self, fallback: Fallback, sources: list[dict[str, str]]) -> _Outcome:
+        """The fixed fallback in the question's language; ``sources`` are shown only when its type allows."""
+        shown = sources if fallback.shows_sources else []
+        payload = fallback_payload(fallback.type, shown, self.language, fallback.limitation_category)
         self._emit_final(events.content("FALLBACK", payload), "FALLBACK")
-        return _Outcome(RunStatus.FALLBACK, fallback_type, reason)
+        return _Outcome(RunStatus.FALLBACK, fallback.type.value, fallback.reason)
 
     def _emit(self, event: events.RunEvent) -> None:
         if self.ctx.cancellation.cancelled:
@@ -632,6 +680,8 @@ class Run:
     def _audit_tool(self, record: ToolInvocation) -> None:
         """Called exactly once per tool call, however it ended: also the one place tool calls are counted."""
         self._tools_recorded += 1
+        if record.success and record.evidence_status == EvidenceStatus.EVIDENCE_FOUND.value:
+            self._found.append(record.tool_call_id)
         record = dataclasses.replace(record, step_index=_REQUESTING_STEP.get())
         tool = record.tool_name if record.tool_name in self._offered else "unknown_tool"
         self._services.metrics.tool_call(tool, "READY" if record.success else "ERROR", record.evidence_status)

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from harness.fixed_texts import texts
 from harness.gate.commands import holds_sql
 from harness.gate.evidence import evidence_of
 from harness.gate.examples import without_examples
@@ -30,17 +31,14 @@ from harness.gate.proposals import mutating_part
 from harness.gate.secrets import holds_secret
 from harness.gate.text import normal
 from harness.intents import KnowledgeAnswer, checked_references
+from harness.language import DEFAULT_LANGUAGE, Language
 
 MIN_PLAN_STEPS = 3
 MAX_PLAN_STEPS = 5
 MAX_PLAN_STEP_CHARS = 80
-GENERIC_PLAN = (
-    "确认问题现象、涉及的服务和时间范围",
-    "查阅知识库中相关的排障手册和错误码说明",
-    "查询相关服务的日志和只读业务数据",
-    "汇总证据，给出结论、下一步行动和诊断范围说明",
-)
-"""Streamed when the agent's own plan has fewer than three usable steps."""
+GENERIC_PLAN = texts("zh").generic_plan
+"""Streamed when the agent's own plan has fewer than three usable steps (the Chinese one; each language has its own:
+:mod:`harness.fixed_texts`)."""
 
 
 @dataclass(frozen=True)
@@ -53,21 +51,25 @@ class KnowledgeRelease:
 
 
 def check_knowledge_answer(
-    answer: KnowledgeAnswer, evidence: list[dict[str, Any]], query: str, policy: ClaimPolicy
+    answer: KnowledgeAnswer,
+    evidence: list[dict[str, Any]],
+    query: str,
+    policy: ClaimPolicy,
+    language: Language = DEFAULT_LANGUAGE,
 ) -> KnowledgeRelease:
     references, invented = checked_references(answer, evidence)
     if not references:
         return KnowledgeRelease(None, "KNOWLEDGE_REFERENCES_INVALID", tuple(invented))
-    texts = [answer.answer, *answer.limitations]
-    if any(holds_secret(text) for text in texts):
+    written = [answer.answer, *answer.limitations]
+    if any(holds_secret(text) for text in written):
         return KnowledgeRelease(None, "KNOWLEDGE_SECRET", tuple(invented))
     held = evidence_of(references, [query])
-    stated = [without_examples(text, questions_only=True) for text in texts]
+    stated = [without_examples(text, questions_only=True) for text in written]
     if any(ungrounded(text, held, non_facts=policy.non_facts) for text in stated):
         return KnowledgeRelease(None, "KNOWLEDGE_UNGROUNDED", tuple(invented))
     limitations = list(answer.limitations)
     if invented:
-        limitations.append("回答中有引用未能在本次检索结果中找到，已移除。")
+        limitations.append(texts(language).invented_references_removed)
     payload = {"answer": answer.answer, "references": references, "limitations": limitations}
     return KnowledgeRelease(payload, None, tuple(invented))
 
@@ -89,8 +91,8 @@ def system_answer_problem(answer: str, capabilities: str, query: str, policy: Cl
     return None
 
 
-def plan_steps(steps: Sequence[Any], policy: ClaimPolicy) -> list[str]:
-    """The steps that may be streamed (3–5 short instructions), or the generic plan."""
+def plan_steps(steps: Sequence[Any], policy: ClaimPolicy, language: Language = DEFAULT_LANGUAGE) -> list[str]:
+    """The steps that may be streamed (3–5 short instructions), or the generic plan of ``language``."""
     kept = [
         step.strip()[:MAX_PLAN_STEP_CHARS]
         for step in steps
@@ -100,4 +102,4 @@ def plan_steps(steps: Sequence[Any], policy: ClaimPolicy) -> list[str]:
         and not holds_secret(step)
         and is_instruction(step, policy)
     ][:MAX_PLAN_STEPS]
-    return kept if len(kept) >= MIN_PLAN_STEPS else list(GENERIC_PLAN)
+    return kept if len(kept) >= MIN_PLAN_STEPS else list(texts(language).generic_plan)

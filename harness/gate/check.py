@@ -27,6 +27,7 @@ from harness.gate.shape import shape_failures
 from harness.gate.values import value_failures
 from harness.intents import KnowledgeAnswer
 from harness.invocation_store import InvocationRecord
+from harness.language import DEFAULT_LANGUAGE, Language
 from harness.snapshot import Kinds, snapshot_evidence
 
 
@@ -55,18 +56,23 @@ class KnowledgeReply:
     answer: KnowledgeAnswer
     evidence: list[dict[str, Any]]
     query: str
+    language: Language = DEFAULT_LANGUAGE
+    """The question's: a limitation the Harness adds is written in it."""
 
 
 @dataclass(frozen=True)
 class SystemReply:
     answer: str
     capabilities: str
+    """The capability text of the question's language (:func:`harness.fixed_texts.capabilities`)."""
     query: str
 
 
 @dataclass(frozen=True)
 class Plan:
     steps: Sequence[Any]
+    language: Language = DEFAULT_LANGUAGE
+    """The question's: the generic plan, when it is streamed, is the one of this language."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +148,7 @@ def _(subject: VerifiedReport, policy: ClaimPolicy) -> EvidenceCheck:
 
 @_check.register
 def _(subject: KnowledgeReply, policy: ClaimPolicy) -> KnowledgeRelease:
-    return check_knowledge_answer(subject.answer, subject.evidence, subject.query, policy)
+    return check_knowledge_answer(subject.answer, subject.evidence, subject.query, policy, subject.language)
 
 
 @_check.register
@@ -152,7 +158,7 @@ def _(subject: SystemReply, policy: ClaimPolicy) -> SystemVerdict:
 
 @_check.register
 def _(subject: Plan, policy: ClaimPolicy) -> PlanVerdict:
-    return PlanVerdict(plan_steps(subject.steps, policy))
+    return PlanVerdict(plan_steps(subject.steps, policy, subject.language))
 
 
 def _claims(

@@ -149,10 +149,10 @@ async def test_application_metrics_are_exported_with_rays_own(
             at_least(2, "ray_superbiz_guard_latency_seconds_count"),
             at_least(1, "ray_superbiz_budget_exhausted_total", reason="TOOL_CALLS"),
             at_least(1, "ray_superbiz_fallbacks_total", type="SEMANTIC_UNSUPPORTED"),
-            at_least(1, "ray_superbiz_fallbacks_total", type="EVIDENCE_VALIDATION_FAILED"),
             at_least(1, "ray_superbiz_cancellations_total"),
             # Series no run of this test touches exist all the same, at 0 or more (an alert never reads "no data").
             at_least(0, "ray_superbiz_fallbacks_total", type="SEMANTIC_UNAVAILABLE"),
+            at_least(0, "ray_superbiz_fallbacks_total", type="EVIDENCE_VALIDATION_FAILED"),  # a budget is not one
             at_least(0, "ray_superbiz_guard_verdicts_total", verdict="UNAVAILABLE"),
             at_least(0, "ray_superbiz_budget_exhausted_total", reason="DEADLINE"),
             at_least(0, "ray_superbiz_runs_total", intent="SYSTEM_CHAT", outcome="FAILED"),

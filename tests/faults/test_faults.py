@@ -163,7 +163,9 @@ async def test_an_endless_tool_loop_is_stopped_by_the_budget(running: Running, f
     events = await ask(running.url, QUERY)
     row = await check(running, events, "FALLBACK")
     assert row["fallback_reason"] in ("BUDGET_TOOL_CALLS", "BUDGET_MODEL_CALLS", "BUDGET_TOOL_CALLS:lookup_knowledge")
-    assert next(e.data for e in events if e.event == "content")["payload"]["type"] == "EVIDENCE_VALIDATION_FAILED"
+    payload = next(e.data for e in events if e.event == "content")["payload"]
+    assert payload["type"] == "SEMANTIC_UNSUPPORTED"  # the evidence found is real and supports no report yet
+    assert payload["limitations"][0].startswith("诊断在用完") and payload["verified_sources"]
     await serves_the_next_request(running, fake)
 
 

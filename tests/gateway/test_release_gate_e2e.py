@@ -91,23 +91,32 @@ def stream_text(events: list[Event]) -> str:
     return json.dumps([event.data for event in events], ensure_ascii=False)
 
 
-async def refused_by_the_gate(running: Running, fake: FakeOpenAI, final: dict[str, Any], *forbidden: str) -> None:
+async def refused_by_the_gate(
+    running: Running, fake: FakeOpenAI, final: dict[str, Any], reason: str, *forbidden: str
+) -> None:
+    """``final`` is the draft and its repair: the fallback is released, its type and sources chosen by ``reason``
+    (a claim rule: SEMANTIC_UNSUPPORTED with the verified sources; a citation rule: none), the run records it."""
     diagnosis(fake, final)
     events = await ask(running.url, QUERY)
     assert_well_formed(events)
     assert events[-1].data == {"outcome": "FALLBACK"}
     assert content(events)["content_type"] == "FALLBACK"
-    assert content(events)["payload"]["type"] == "EVIDENCE_VALIDATION_FAILED"
+    payload = content(events)["payload"]
+    if reason == "EVIDENCE_CHECK_FAILED":
+        assert (payload["type"], payload["verified_sources"]) == ("EVIDENCE_VALIDATION_FAILED", [])
+    else:
+        assert payload["type"] == "SEMANTIC_UNSUPPORTED" and payload["verified_sources"]
     assert fake.attempts("guard") == 0 and fake.attempts("repair") == 1
     for text in forbidden:
         assert text not in stream_text(events)
     row = await running.parts.audit.run(events[0].data["run_id"])
-    assert row is not None and row["fallback_reason"] == "EVIDENCE_CHECK_FAILED"
+    assert row is not None and row["fallback_reason"] == reason
 
 
 async def test_a_fabricated_status_and_rate_in_the_conclusion(running: Running, fake: FakeOpenAI) -> None:
     conclusion = {"text": "order-123 已退款（REFUNDED），支付失败率 87.3%", "based_on_analysis_ids": ["a2"]}
-    await refused_by_the_gate(running, fake, report(LOG_ITEM, ROW_ITEM, conclusion=conclusion), "REFUNDED", "87.3")
+    final = report(LOG_ITEM, ROW_ITEM, conclusion=conclusion)
+    await refused_by_the_gate(running, fake, final, "CLAIM_UNGROUNDED_VALUE", "REFUNDED", "87.3")
     repair = next(r for r in fake.requests if r.role == "repair").body["messages"][-1]["content"]
     assert "「REFUNDED」" in repair and "「87.3%」" in repair
 
@@ -117,7 +126,7 @@ async def test_a_password_and_a_bearer_token_the_projector_had_redacted(running:
         **LOG_ITEM,
         "text": "order-service 日志中出现 password=Tr0ub4dor&3 与 Authorization: Bearer mF_9.B5f-4.1JqM",
     }
-    await refused_by_the_gate(running, fake, report(leak, ROW_ITEM), "Tr0ub4dor", "mF_9.B5f")
+    await refused_by_the_gate(running, fake, report(leak, ROW_ITEM), "CLAIM_SECRET", "Tr0ub4dor", "mF_9.B5f")
     repair = next(r for r in fake.requests if r.role == "repair").body["messages"][-1]["content"]
     assert "SECRET_IN_TEXT" in repair and "Tr0ub4dor" not in repair
 
@@ -128,11 +137,12 @@ async def test_an_unconfirmed_restart_and_table_wipe(running: Running, fake: Fak
         "based_on_analysis_ids": ["a1"],
         "requires_human_confirmation": False,
     }
-    await refused_by_the_gate(running, fake, report(LOG_ITEM, ROW_ITEM, actions=[action]), "清空 biz_order")
+    final = report(LOG_ITEM, ROW_ITEM, actions=[action])
+    await refused_by_the_gate(running, fake, final, "CLAIM_UNCONFIRMED_ACTION", "清空 biz_order")
 
 
 async def test_a_report_that_says_nothing(running: Running, fake: FakeOpenAI) -> None:
-    await refused_by_the_gate(running, fake, report())
+    await refused_by_the_gate(running, fake, report(), "EVIDENCE_CHECK_FAILED")
 
 
 async def test_a_knowledge_answer_telling_the_reader_to_flush_and_edit(running: Running, fake: FakeOpenAI) -> None:

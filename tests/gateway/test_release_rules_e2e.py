@@ -59,13 +59,23 @@ async def released(running: Running, fake: FakeOpenAI, final: dict[str, Any], ca
     return events
 
 
-async def refused(running: Running, fake: FakeOpenAI, final: dict[str, Any], calls: tuple = ()) -> str:
-    """Run ``final`` as the agent's draft (and as its repair); it must end in the evidence fallback. The repair
-    request, which names every broken rule, is returned."""
+async def refused(
+    running: Running, fake: FakeOpenAI, final: dict[str, Any], calls: tuple = (), reason: str = "CLAIM_"
+) -> str:
+    """Run ``final`` as the agent's draft (and as its repair); it must end in the fallback of the EvidenceGuard
+    whose run reason starts with ``reason`` (a claim rule: SEMANTIC_UNSUPPORTED with the verified sources; a
+    citation rule, EVIDENCE_CHECK_FAILED: no source). The repair request, which names every broken rule, is
+    returned."""
     events = await released(running, fake, final, calls)
     assert events[-1].data == {"outcome": "FALLBACK"}, content(events)
-    assert content(events)["payload"]["type"] == "EVIDENCE_VALIDATION_FAILED"
+    payload = content(events)["payload"]
+    if reason == "EVIDENCE_CHECK_FAILED":
+        assert (payload["type"], payload["verified_sources"]) == ("EVIDENCE_VALIDATION_FAILED", [])
+    else:
+        assert payload["type"] == "SEMANTIC_UNSUPPORTED" and payload["verified_sources"]
     assert fake.attempts("guard") == 0
+    row = await running.parts.audit.run(events[0].data["run_id"])
+    assert row is not None and row["fallback_reason"].startswith(reason)
     return repair_request(fake)
 
 
@@ -125,7 +135,8 @@ READ_ONLY_CONTROLS = (
 async def test_every_unconfirmed_side_effect_is_refused(
     running: Running, fake: FakeOpenAI, actions: tuple[str, ...]
 ) -> None:
-    repair = await refused(running, fake, report(LOG_ITEM, ROW_ITEM, actions=unconfirmed(*actions)))
+    final = report(LOG_ITEM, ROW_ITEM, actions=unconfirmed(*actions))
+    repair = await refused(running, fake, final, reason="CLAIM_UNCONFIRMED_ACTION")
     for index in range(len(actions)):
         assert f"action_plan[{index}] has a side effect" in repair, actions[index]
 
@@ -299,7 +310,8 @@ async def test_a_select_list_constant_is_refused_by_the_tool_and_grounds_nothing
 ) -> None:
     call = mysql_call("SELECT 'db-master-02' AS db_host, order_id FROM biz_order WHERE order_id = ?", "order-123")
     item = {**ROW_ITEM, "text": "订单库 order_db 的主库为 db-master-02", "tool_call_ids": ["call_q1"]}
-    repair = await refused(running, fake, report(LOG_ITEM, item), calls=(KNOWLEDGE, LOGS, call))
+    final = report(LOG_ITEM, item)
+    repair = await refused(running, fake, final, calls=(KNOWLEDGE, LOGS, call), reason="EVIDENCE_CHECK_FAILED")
     assert "TOOL_CALL_FAILED" in repair or "UNKNOWN_TOOL_CALL" in repair
     agent = json.dumps([r.body for r in fake.requests if r.role == "agent"], ensure_ascii=False)
     assert "SQL_SELECT_CONSTANT" in agent
@@ -316,7 +328,8 @@ COUNT_REFUNDED = mysql_call(
 )
 async def test_a_where_literal_grounds_no_finding(running: Running, fake: FakeOpenAI, text: str) -> None:
     item = {**ROW_ITEM, "text": text, "tool_call_ids": ["call_q1"]}
-    repair = await refused(running, fake, report(LOG_ITEM, item), calls=(LOGS, COUNT_REFUNDED))
+    final = report(LOG_ITEM, item)
+    repair = await refused(running, fake, final, calls=(LOGS, COUNT_REFUNDED), reason="CLAIM_UNGROUNDED_VALUE")
     assert "「REFUNDED」" in repair and "only a value this item's call asked with" in repair
 
 

@@ -11,7 +11,8 @@ import pytest
 from contract.vocabulary import EvidenceStatus
 from harness.draft import parse_draft
 from harness.invocation_store import InvocationRecord, ToolCallStatus
-from harness.release import FallbackType, fallback_payload, report_payload
+from harness.language import language_of
+from harness.release import FallbackType, fallback_payload, knowledge_fallback_payload, report_payload
 from tools.registry import BUNDLED
 
 MARKER = "RAW-ONLY-MARKER-c0de"
@@ -268,6 +269,41 @@ def test_an_evidence_validation_fallback_never_shows_sources() -> None:
     assert payload["verified_sources"] == []
     assert payload["limitations"] == ["诊断报告未通过证据引用校验"]
     assert payload["conclusion"] is None and payload["message"] == "当前证据不足，无法确认根因"
+
+
+def test_a_fallback_names_its_cause_as_its_one_limitation() -> None:
+    budget = fallback_payload(FallbackType.SEMANTIC_UNSUPPORTED, SOURCES[:1], limitation="BUDGET_MODEL_CALLS")
+    assert budget["limitations"] == ["诊断在用完模型调用预算前未能完成报告"]
+    assert budget["verified_sources"] == SOURCES[:1] and budget["message"] == "当前证据不足，无法确认根因"
+    deadline = fallback_payload(FallbackType.SEMANTIC_UNSUPPORTED, [], limitation="BUDGET_DEADLINE")
+    assert deadline["limitations"] == ["诊断超过了运行时限，未能完成报告"]
+    claim = fallback_payload(FallbackType.SEMANTIC_UNSUPPORTED, SOURCES, limitation="CLAIM_UNGROUNDED_VALUE")
+    assert (
+        claim["limitations"] == ["诊断报告中有数值或标识无法在已验证的证据中找到"]
+        and len(claim["verified_sources"]) == 2
+    )
+
+
+@pytest.mark.parametrize("kind", list(FallbackType))
+def test_an_english_fallback_has_the_same_schema_in_english(kind: FallbackType) -> None:
+    chinese, english = fallback_payload(kind, SOURCES), fallback_payload(kind, SOURCES, "en")
+    assert list(english) == list(chinese)
+    assert (english["type"], english["conclusion"], english["verified_sources"]) == (
+        chinese["type"],
+        None,
+        chinese["verified_sources"],
+    )
+    assert english["message"] == "The current evidence is not enough to confirm the root cause"
+    assert len(english["limitations"]) == 1 and len(english["next_steps"]) == 3
+    written = [english["message"], *english["limitations"], *english["next_steps"]]
+    assert {language_of(text) for text in written} == {"en"}
+
+
+def test_the_knowledge_fallback_in_each_language() -> None:
+    assert knowledge_fallback_payload()["message"] == "知识库回答未能通过证据校验，本次不提供回答"
+    english = knowledge_fallback_payload("en")
+    assert english["type"] == "EVIDENCE_VALIDATION_FAILED" and english["verified_sources"] == []
+    assert english["message"].startswith("The knowledge answer did not pass the evidence check")
 
 
 def test_fallback_types_are_the_three_fixed_categories() -> None:

@@ -383,22 +383,28 @@ def looping_agent(model: ScriptedChatModel, call: tuple) -> None:
 
 
 @pytest.mark.parametrize(
-    ("limits", "reason"),
+    ("limits", "reason", "limitation"),
     [
-        ({"max-model-calls": 3, "max-tool-calls": 50}, "MODEL_CALLS"),
-        ({"max-model-calls": 50, "max-tool-calls": 50, "max-total-tokens": 60}, "TOKENS"),
+        ({"max-model-calls": 3, "max-tool-calls": 50}, "MODEL_CALLS", "诊断在用完模型调用预算前未能完成报告"),
+        (
+            {"max-model-calls": 50, "max-tool-calls": 50, "max-total-tokens": 60},
+            "TOKENS",
+            "诊断在用完模型 token 预算前未能完成报告",
+        ),
     ],
 )
 async def test_a_spent_model_call_or_token_budget_ends_the_investigation_without_a_draft(
-    limits: dict, reason: str
+    limits: dict, reason: str, limitation: str
 ) -> None:
     model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
     looping_agent(model, ("lookup_knowledge", {"query": "支付超时"}))
     outcome = await run_once(services(model, config(agent=limits)))
     assert outcome.status is RunStatus.FALLBACK
     payload = outcome.first("content")["payload"]
-    assert (payload["type"], payload["verified_sources"]) == ("EVIDENCE_VALIDATION_FAILED", [])
+    assert (payload["type"], payload["limitations"]) == ("SEMANTIC_UNSUPPORTED", [limitation])
+    assert [source["source_type"] for source in payload["verified_sources"]] == ["KNOWLEDGE"]  # once, for many calls
     assert outcome.audit.finished[-1].fallback_reason == f"BUDGET_{reason}"
+    assert outcome.audit.finished[-1].fallback_type == "SEMANTIC_UNSUPPORTED"
     assert outcome.run.ctx.budget.usage().exhausted_reason == reason
     # No draft: every investigation turn offered tools (none was made the final one), no check, no repair.
     assert all(request.tools for request in model.requests_of("agent")[1:])
@@ -504,7 +510,7 @@ async def test_an_agent_down_to_its_final_call_reserve_gets_no_tool_and_writes_i
 
 async def test_the_deadline_ends_a_slow_agent_in_the_fallback() -> None:
     model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
-    model.script("agent", reply(PLAN), Delay(10, reply(GOOD_DRAFT)))
+    model.script("agent", reply(PLAN), reply(None, KNOWLEDGE), Delay(10, reply(GOOD_DRAFT)))
     settings = config(
         run={"deadline": "2s"},
         agent={"max-duration": "1s"},
@@ -514,6 +520,9 @@ async def test_the_deadline_ends_a_slow_agent_in_the_fallback() -> None:
     assert outcome.status is RunStatus.FALLBACK
     assert outcome.audit.finished[-1].fallback_reason == "BUDGET_DEADLINE"
     assert model.cancelled == 1
+    payload = outcome.first("content")["payload"]
+    assert (payload["type"], payload["limitations"]) == ("SEMANTIC_UNSUPPORTED", ["诊断超过了运行时限，未能完成报告"])
+    assert [source["source_type"] for source in payload["verified_sources"]] == ["KNOWLEDGE"]
 
 
 async def test_cancel_mid_model_call_aborts_it_and_records_cancelled_once() -> None:

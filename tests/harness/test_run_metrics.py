@@ -153,7 +153,7 @@ async def test_a_spent_budget_is_counted_once_with_its_reason(
     status, metrics = await run_with(model, agent=limits)
     assert status is RunStatus.FALLBACK
     assert metrics.of("budget") == {(reason,): 1}
-    assert metrics.of("fallback") == {("EVIDENCE_VALIDATION_FAILED",): 1}
+    assert metrics.of("fallback") == {("SEMANTIC_UNSUPPORTED",): 1}
     assert metrics.model_calls("agent") == {("OK", *TOKENS): agent_calls}
     assert Counter(status for _, status, _ in metrics.of("tool").elements()) == tool_calls
     assert metrics.of("run") == {("DIAGNOSIS", "FALLBACK"): 1}
