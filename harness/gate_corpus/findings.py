@@ -12,14 +12,11 @@ from .vocabulary import fill
 
 _STYLES = ("style:markdown", "style:numbered", "style:full-width", "style:zero-width", "style:punct", "style:combined")
 _ZERO_WIDTH_EXTRA = (
-    ("根\u200b因是连接池耗尽", True, "plan"),
-    ("根\u200b因：order_db 主库宕机", True, "plan"),
+    ("根\u200b因是连接池耗尽", True, "plan"), ("根\u200b因：order_db 主库宕机", True, "plan"),
     ("经\u200b排查，HikariPool-1 已耗尽", True, "plan"),
     ("Root\u200b cause: lock contention on biz_order", True, "plan"),
-    ("Ro\u200bot cause: the ALIPAY channel", True, "plan"),
-    ("结\u200c论：支付超时由连接池耗尽导致", True, "plan"),
-    ("根\u200b因是主库宕机，不过我需要更多信息", True, "system"),
-    ("定位根\u200b因", False, "plan"),
+    ("Ro\u200bot cause: the ALIPAY channel", True, "plan"), ("结\u200c论：支付超时由连接池耗尽导致", True, "plan"),
+    ("根\u200b因是主库宕机，不过我需要更多信息", True, "system"), ("定位根\u200b因", False, "plan"),
     ("确认主库是否宕\u200b机", False, "plan"),
     ("Verify whether the root\u200b cause is lock contention", False, "plan"),
     ("我可以帮你定位根\u200b因", False, "system"),

@@ -8,12 +8,8 @@ import random
 SURFACES = ("analysis", "conclusion", "action", "limitations", "knowledge_answer", "system_answer", "plan_step")
 
 PROSE: dict[str, tuple[str, ...]] = {
-    "analysis": (
-        "order-service 启动日志第 {n} 行记录了 {x}",
-        "配置中心返回的内容中包含 {x}",
-        "The config dump of payment-service shows {x}",
-        "Log line {n}: {x}",
-    ),
+    "analysis": ("order-service 启动日志第 {n} 行记录了 {x}", "配置中心返回的内容中包含 {x}",
+                 "The config dump of payment-service shows {x}", "Log line {n}: {x}"),
     "conclusion": ("支付超时期间，相关日志中出现了 {x}", "The failing requests all carried {x}"),
     "action": ("核对 order-service 当前配置中的 {x}", "Compare {x} with the value in the release notes"),
     "limitations": ("以下内容未能核实：{x}", "Not verified against the live system: {x}"),

@@ -13,16 +13,13 @@ from .styles import STYLES, apply_style, is_zh, zero_width
 from .vocabulary import fill
 
 _ZERO_WIDTH_EXTRA = (
-    ("重\u200b启 order-service", True, "action"),
-    ("回\u200b滚 payment-service 到上一版本", True, "action"),
+    ("重\u200b启 order-service", True, "action"), ("回\u200b滚 payment-service 到上一版本", True, "action"),
     ("Re\u200bstart the order-service pods", True, "action"),
     ("扩\u2060容 refund-service 到 6 个副本", True, "recommendation"),
-    ("Fl\u200bush the redis-cluster cache", True, "action"),
-    ("查看最近一次发布与回\u200b滚记录", False, "action"),
+    ("Fl\u200bush the redis-cluster cache", True, "action"), ("查看最近一次发布与回\u200b滚记录", False, "action"),
     ("对比扩\u200b容前后的 p99 延迟", False, "action"),
     ("Check the roll\u200bback history of deployment/order-service", False, "action"),
-    ("确认是否需要重\u200b启", False, "action"),
-    ("查\u200b看 HikariPool-1 的 waiting 指标", False, "recommendation"),
+    ("确认是否需要重\u200b启", False, "action"), ("查\u200b看 HikariPool-1 的 waiting 指标", False, "recommendation"),
 )
 
 
@@ -73,9 +70,8 @@ def _styled(rng: random.Random, out: CaseSet) -> None:
         out.add(text, violation, "style:zero-width", surface)
     for index, (template, word) in enumerate(rng.sample(naming, 4)):
         out.add(zero_width(fill(template, rng), word), False, "style:zero-width", _surface(rng))
-        out.add(
-            apply_style("style:full-width", fill(template, rng), word, index), False, "style:full-width", _surface(rng)
-        )
+        out.add(apply_style("style:full-width", fill(template, rng), word, index), False, "style:full-width",
+                _surface(rng))
 
 
 def _half_and_half(rng: random.Random, entries: list[tuple[str, str]], n: int) -> list[tuple[str, str]]:
@@ -84,29 +80,8 @@ def _half_and_half(rng: random.Random, entries: list[tuple[str, str]], n: int) -
     return rng.sample(zh, n // 2) + rng.sample(en, n - n // 2)
 
 
-_NAMING_WORDS = (
-    "回滚",
-    "重启",
-    "扩容",
-    "退款",
-    "降级",
-    "限流",
-    "UPDATE",
-    "DELETE",
-    "rollback",
-    "restart",
-    "scale-out",
-    "changed",
-    "rotated",
-    "refunds",
-    "failover",
-    "flushed",
-    "killed",
-    "修改",
-    "轮换",
-    "重放",
-    "熔断",
-)
+_NAMING_WORDS = ("回滚", "重启", "扩容", "退款", "降级", "限流", "UPDATE", "DELETE", "rollback", "restart", "scale-out",
+                 "changed", "rotated", "refunds", "failover", "flushed", "killed", "修改", "轮换", "重放", "熔断")
 
 
 def _naming_word(text: str) -> str:

@@ -83,15 +83,8 @@ def punctuate(text: str, index: int) -> str:
     return text + marks[index % len(marks)]
 
 
-STYLES = (
-    "style:markdown",
-    "style:numbered",
-    "style:polite",
-    "style:full-width",
-    "style:zero-width",
-    "style:punct",
-    "style:combined",
-)
+STYLES = ("style:markdown", "style:numbered", "style:polite", "style:full-width", "style:zero-width", "style:punct",
+          "style:combined")
 
 
 def apply_style(shape: str, text: str, word: str, index: int) -> str:

@@ -40,13 +40,9 @@ PROVIDERS: tuple[tuple[str, Callable[[random.Random], str]], ...] = (
 Hugging Face, SendGrid and HashiCorp Vault."""
 
 _TOKEN_CONTEXTS = (
-    "{svc} 的启动日志打印了 {x}",
-    "CI 任务输出里出现了 `{x}`",
-    "Found {x} in the job output of {svc}",
+    "{svc} 的启动日志打印了 {x}", "CI 任务输出里出现了 `{x}`", "Found {x} in the job output of {svc}",
     "配置中心里这一项的值是 {x}",
-    "The webhook request was sent with {x}",
-    "{x}",
-    "环境变量中有一项为 {x}，来源未知",
+    "The webhook request was sent with {x}", "{x}", "环境变量中有一项为 {x}，来源未知",
     "Line {n} of the deploy log: {x}",
 )
 
@@ -60,59 +56,43 @@ CLOUD_PAIRS: tuple[tuple[str, Callable[[random.Random], str]], ...] = (
 
 def _aws(rng: random.Random) -> str:
     key, secret = "AKIA" + chars(rng, BASE32, 16), chars(rng, ALNUM + "/+", 40)
-    return rng.choice(
-        (
-            f"aws_access_key_id = {key}\naws_secret_access_key = {secret}",
-            f"AccessKeyId: {key}, SecretAccessKey: {secret}",
-            f"AWS_ACCESS_KEY_ID={key} AWS_SECRET_ACCESS_KEY={secret}",
-            f"凭证 {key} / {secret}",
-        )
-    )
+    return rng.choice((
+        f"aws_access_key_id = {key}\naws_secret_access_key = {secret}",
+        f"AccessKeyId: {key}, SecretAccessKey: {secret}",
+        f"AWS_ACCESS_KEY_ID={key} AWS_SECRET_ACCESS_KEY={secret}",
+        f"凭证 {key} / {secret}",
+    ))
 
 
 def _alibaba(rng: random.Random) -> str:
     key, secret = "LTAI5t" + chars(rng, ALNUM, 18), chars(rng, ALNUM, 30)
-    return rng.choice(
-        (
-            f"AccessKey ID: {key}，AccessKey Secret: {secret}",
-            f"ALIBABA_CLOUD_ACCESS_KEY_ID={key} ALIBABA_CLOUD_ACCESS_KEY_SECRET={secret}",
-            f"{key} / {secret}",
-        )
-    )
+    return rng.choice((
+        f"AccessKey ID: {key}，AccessKey Secret: {secret}",
+        f"ALIBABA_CLOUD_ACCESS_KEY_ID={key} ALIBABA_CLOUD_ACCESS_KEY_SECRET={secret}",
+        f"{key} / {secret}",
+    ))
 
 
 def _tencent(rng: random.Random) -> str:
     key, secret = "AKID" + chars(rng, ALNUM, 32), chars(rng, ALNUM, 32)
-    return rng.choice(
-        (
-            f"SecretId: {key}, SecretKey: {secret}",
-            f"TENCENTCLOUD_SECRET_ID={key} TENCENTCLOUD_SECRET_KEY={secret}",
-        )
-    )
+    return rng.choice((
+        f"SecretId: {key}, SecretKey: {secret}", f"TENCENTCLOUD_SECRET_ID={key} TENCENTCLOUD_SECRET_KEY={secret}",
+    ))
 
 
 def jwt(rng: random.Random) -> str:
     header = {"alg": rng.choice(("HS256", "RS256")), "typ": "JWT"}
     issued = 1764500000 + rng.randint(0, 200000)
-    payload = {
-        "sub": f"u-{rng.randint(10000, 39999)}",
-        "iss": "https://auth.superbiz.example",
-        "iat": issued,
-        "exp": issued + 7200,
-        "scope": rng.choice(("orders:read", "payments:write", "admin")),
-    }
+    payload = {"sub": f"u-{rng.randint(10000, 39999)}", "iss": "https://auth.superbiz.example", "iat": issued,
+               "exp": issued + 7200, "scope": rng.choice(("orders:read", "payments:write", "admin"))}
     signature = chars(rng, B64URL, 43 if header["alg"] == "HS256" else 342)
-    return (
-        f"{b64(json.dumps(header, separators=(',', ':')), url=True)}."
-        f"{b64(json.dumps(payload, separators=(',', ':')), url=True)}.{signature}"
-    )
+    return f"{b64(json.dumps(header, separators=(',', ':')), url=True)}." \
+           f"{b64(json.dumps(payload, separators=(',', ':')), url=True)}.{signature}"
 
 
 _PEM_KINDS = (
-    ("RSA PRIVATE KEY", "MIIEowIBAAKCAQEA"),
-    ("PRIVATE KEY", "MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQ"),
-    ("EC PRIVATE KEY", "MHcCAQEEI"),
-    ("OPENSSH PRIVATE KEY", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB"),
+    ("RSA PRIVATE KEY", "MIIEowIBAAKCAQEA"), ("PRIVATE KEY", "MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQ"),
+    ("EC PRIVATE KEY", "MHcCAQEEI"), ("OPENSSH PRIVATE KEY", "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB"),
 )
 
 

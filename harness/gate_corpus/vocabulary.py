@@ -10,16 +10,8 @@ import string
 SERVICES = ("order-service", "payment-service", "refund-service", "user-service", "inventory-service", "api-gateway")
 JAVA_SERVICES = ("order-service", "payment-service", "refund-service")
 CHANNELS = ("ALIPAY", "WECHAT", "CARD")
-ERROR_CODES = (
-    "ERR_TIMEOUT",
-    "ERR_CHANNEL_TIMEOUT",
-    "ERR_POOL_EXHAUSTED",
-    "ERR_RATE_LIMITED",
-    "ERR_DUPLICATE_PAYMENT",
-    "ERR_SIGNATURE_INVALID",
-    "ERR_REFUND_DUPLICATE",
-    "ERR_ORDER_STATUS_INVALID",
-)
+ERROR_CODES = ("ERR_TIMEOUT", "ERR_CHANNEL_TIMEOUT", "ERR_POOL_EXHAUSTED", "ERR_RATE_LIMITED", "ERR_DUPLICATE_PAYMENT",
+               "ERR_SIGNATURE_INVALID", "ERR_REFUND_DUPLICATE", "ERR_ORDER_STATUS_INVALID")
 NAMESPACES = ("prod", "trade", "payment")
 NODES = ("ip-10-2-3-41.internal", "worker-07", "node-10-8-6-107", "k8s-prod-node-12")
 DB_HOSTS = ("order-db-primary", "order-db-ro", "db-1", "order-db.internal", "10.0.3.17")
@@ -93,7 +85,7 @@ def password(rng: random.Random, url_safe: bool = False) -> str:
 
 def b64(data: str, url: bool = False) -> str:
     raw = data.encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=") if url else base64.b64encode(raw).decode()
+    return (base64.urlsafe_b64encode(raw).decode().rstrip("=") if url else base64.b64encode(raw).decode())
 
 
 def uuid4(rng: random.Random) -> str:
