@@ -153,6 +153,7 @@ def test_the_snapshot_holds_the_exact_evidence_of_each_tool() -> None:
                     "source": "order_db",
                     "scope": f'{MYSQL_RAW["sql"]} params=["PAYING"]',
                     "asked": ["PAYING", "50"],
+                    "selection": {"status": "PAYING"},  # every returned row meets the WHERE equality
                     "columns": ["id", "status", "phone"],
                     "rows": [{"id": 1, "status": "PAYING", "phone": "***"}],
                     "returned_count": 1,
