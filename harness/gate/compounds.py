@@ -24,5 +24,5 @@ def joined(key: str, found: Held) -> bool:
     if len(parts) < 2:
         return False
     texts = (tokenize(text).words for text in found.texts)
-    records = (words(record, keys=True) for record in found.records)
+    records = (words(record, names=True) for record in found.records)
     return any(all(part in held for part in parts) for held in (*texts, *records))

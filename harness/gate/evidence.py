@@ -134,12 +134,14 @@ def evidence_of(values: Iterable[Any], texts: Iterable[str] = (), *, scope_is_fa
 
 
 def _calls(values: list[Any]) -> list[list[Mapping[str, Any]]]:
-    """The entries of each cited call (one per log pattern, per metric series): entries of one call share their
-    source and scope."""
-    calls: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    """The entries of each cited call by their shape (a log call's pattern summaries apart from its events, its
+    metric series), without what the agent asked: entries of one call share their source and scope, entries of one
+    shape their fields."""
+    calls: dict[tuple[str, str, frozenset[str]], list[Mapping[str, Any]]] = {}
     for value in values:
         if isinstance(value, Mapping) and ASKED_KEY in value:
-            calls.setdefault((str(value.get("source")), str(value.get(SCOPE_KEY))), []).append(value)
+            key = (str(value.get("source")), str(value.get(SCOPE_KEY)), frozenset(value))
+            calls.setdefault(key, []).append({name: item for name, item in value.items() if name != ASKED_KEY})
     return [entries for entries in calls.values() if len(entries) > 1]
 
 

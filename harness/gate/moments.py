@@ -25,6 +25,8 @@ _CLOCK = (
     r"(?P<{p}h>\d{{1,2}})(?::|[ \t]?[点时][ \t]?)(?P<{p}mi>\d{{2}})(?:(?::|[ \t]?分[ \t]?)(?P<{p}s>\d{{2}})"
     r"(?P<{p}f>\.\d{{1,9}})?秒?)?(?!\d)(?:[ \t]*(?P<{p}ap>[AaPp]\.?[Mm]\.?)(?![A-Za-z]))?"
 )
+_DAY_WORDS = r"创建|起|开始|当天|那天|以来|之前|之后|号"
+"""Words that make ``12/01`` a date, as a time of day after it does (``6/19`` alone is a ratio)."""
 _LEADING_ZONE = r"(?:北京时间|Beijing time|(?:UTC|GMT)[ \t]*[+-][ \t]*\d{1,2}(?::?\d{2})?)"
 _BEIJING = r"(?:" + _LEADING_ZONE + r"[ \t]*)?"
 _MONTH = (
@@ -50,8 +52,9 @@ MOMENT_PATTERN = (
     + _DATE.format(p="da")
     + r"(?!\d)"
     r"|(?<!\d)(?P<ymy>\d{4})[ \t]?年[ \t]?(?P<ymm>\d{1,2})[ \t]?月(?![ \t]?[\d日])"
-    r"|(?<![\d年])(?P<mdm>\d{1,2})[ \t]?月[ \t]?(?P<mdd>\d{1,2})[ \t]?日" + _EN_DATE + r")"
-    r"|(?P<time>" + _BEIJING + r"(?<![\d.:])" + _CLOCK.format(p="ti") + _ZONE.format(p="ti") + r")"
+    r"|(?<![\d年])(?P<mdm>\d{1,2})[ \t]?月[ \t]?(?P<mdd>\d{1,2})[ \t]?日"
+    r"|(?<![\d/.])(?P<sdm>\d{1,2})/(?P<sdd>\d{1,2})(?=[ \t]*(?:\d{1,2}:\d{2}|" + _DAY_WORDS + r"))" + _EN_DATE + r")"
+    r"|(?P<time>" + _BEIJING + r"(?<![\d.])(?<!\d:)" + _CLOCK.format(p="ti") + _ZONE.format(p="ti") + r")"
 )
 """The alternatives of a moment in the fact-token pattern (named groups ``datetime``, ``date``, ``time``)."""
 RANGE_JOIN = re.compile(r"^[ \t]*(?:至|到|~|-|–|—|to|and)[ \t]*$", re.IGNORECASE)
@@ -120,8 +123,9 @@ def moment_of(match: re.Match[str]) -> Moment:
     at = match.start()
     if kind == "da" and match["ymy"]:
         return Moment(written, int(match["ymy"]), int(match["ymm"]), at=at)
-    if kind == "da" and match["mdm"]:
-        return Moment(written, None, int(match["mdm"]), int(match["mdd"]), at=at)
+    if kind == "da" and (match["mdm"] or match["sdm"]):  # 12 月 1 日; 12/01 before a time or 创建: month first
+        month, day = (match["mdm"], match["mdd"]) if match["mdm"] else (match["sdm"], match["sdd"])
+        return Moment(written, None, int(month), int(day), at=at)
     if kind == "da" and (match["enm"] or match["edm"]):
         month, day, year = (
             (match["enm"], match["end"], match["eny"]) if match["enm"] else match.group("edm", "edd", "edy")

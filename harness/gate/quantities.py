@@ -92,7 +92,7 @@ _CN_LARGE = {"万": 10_000, "亿": 100_000_000}
 _CN_CLASSIFIERS = "次条行个笔单名位台项例件人秒倍元天"
 _CN_NUMBER = re.compile(
     r"(?P<percent>百分之)?(?P<number>[零〇一二两三四五六七八九十百千万亿]{2,}(?:点[零〇一二三四五六七八九]+)?)"
-    r"(?=(?(percent)|[ \t]?(?:毫秒|分钟|小时|个小时|[" + _CN_CLASSIFIERS + r"])))"
+    r"(?=(?(percent)|(?:多|余|来)?[ \t]?(?:毫秒|分钟|小时|个小时|[" + _CN_CLASSIFIERS + r"])))"
 )
 
 

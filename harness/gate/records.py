@@ -19,13 +19,16 @@ Record = Mapping[str, Any]
 
 _PAIR = re.compile(r"(?<![\w.])(?P<key>[A-Za-z_][A-Za-z0-9_]*)[=:][ \t]?(?P<number>\d+(?:\.\d+)?)(?P<unit>[A-Za-z]+)?")
 """A named number inside a text field (``Query_time=21.546s``, ``rt=30.001s``, ``attempt=3``)."""
+_UPDATE = re.compile(r"(?<![\w-])update(?![\w-])(?<!for update)", re.IGNORECASE)
 
 
-def words(record: Record, *, keys: bool = False) -> frozenset[str]:
-    """The lower-case words of a record's values (and of its keys: what a compound identifier may join)."""
-    held = {word for value in record.values() for word in _value_words(value)}
-    if keys:
-        held |= {word for name in record for word in word_forms(str(name))}
+def words(record: Record, *, names: bool = False) -> frozenset[str]:
+    """The lower-case words of a record's values, not of its query scope (every entry of a call shares it: it
+    tells no entry from another). With ``names``, also of its keys and its scope: the names of tables, columns and
+    fields a compound identifier may join."""
+    held = {word for key, value in record.items() if names or key != SCOPE_KEY for word in _value_words(value)}
+    if names:
+        held |= {word for key in record for word in word_forms(str(key))}
     return frozenset(held)
 
 
@@ -61,10 +64,15 @@ def instants(record: Record) -> list[Moment]:
 
 
 def holds(record: Record, name: str) -> bool:
-    """The record holds ``name``: a word of its fields, or a phrase of several (``update biz_order``) in one text."""
+    """The record holds ``name``: a word of its fields, or a phrase of several (``update biz_order``) in one text.
+    ``UPDATE`` names an UPDATE statement: a ``SELECT … FOR UPDATE`` does not hold it."""
+    if name == "update":
+        return any(_UPDATE.search(text) for key, value in record.items() if key != SCOPE_KEY for text in _texts(value))
     if " " not in name:
         return name in words(record)
-    return any(name in _phrase_text(text) for text in _texts(record))
+    return any(
+        name in _phrase_text(text) for key, value in record.items() if key != SCOPE_KEY for text in _texts(value)
+    )
 
 
 def named_parts(records: list[Record], filters: Iterable[str]) -> list[list[Record]]:

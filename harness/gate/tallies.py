@@ -36,9 +36,11 @@ class Tally:
 
 
 def tally(records: list[Record], filters: Iterable[str]) -> Tally:
+    """What ``records`` give a clause naming ``filters``. Only counted numbers are summed: a field with a unit
+    (seconds, bytes) is no count, and one with a negative value (a change) has no whole to share."""
     whole = Decimal(len(records))
     names = list(dict.fromkeys(name for record in records for name in fields(record)))
-    sums = {name: _sum(records, name) for name in names}
+    sums = {name: _sum(records, name) for name in names if _counted(records, name)}
     counts, totals, shares = {whole}, set(sums.values()), set()
     for part in named_parts(records, filters):
         count = Decimal(len(part))
@@ -50,6 +52,11 @@ def tally(records: list[Record], filters: Iterable[str]) -> Tally:
             if column:
                 shares.add(subtotal / column)
     return Tally(counts, totals, shares)
+
+
+def _counted(records: list[Record], name: str) -> bool:
+    numbers = [number for record in records if (number := fields(record).get(name)) is not None]
+    return all(number.unit is None and number.value >= 0 for number in numbers)
 
 
 def _sum(records: list[Record], name: str) -> Decimal:

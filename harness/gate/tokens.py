@@ -43,6 +43,8 @@ _DIFFERENCE_BEFORE = re.compile(
 )
 _SUBTRACTION = re.compile(r"\d[ \t]*(?:[A-Za-z]{1,12}|毫秒|秒|分钟|小时)?[ \t]*[-−][ \t]*\d")
 """The work of a difference written out: ``27.932 − 26.506``, ``27.932s − 26.506s``."""
+_PLURAL_CODE = re.compile(r"(?:\d|\b(?:the|all|many|some|these|those|of|no|more|fewer))[ \t]+$", re.IGNORECASE)
+"""What stands before ``504s`` when it is the plural of a status code (the 10 504s), not 504 seconds."""
 _UPPER_WORD = re.compile(r"[A-Z][A-Z0-9_]*[A-Z][A-Z0-9_]*")
 _ALNUM_ID = re.compile(r"(?=(?:[^a-z]*[a-z]){2})(?=[^0-9]*[0-9])[a-z0-9]+", re.IGNORECASE)
 _QUALIFIER_BEFORE = (
@@ -51,7 +53,7 @@ _QUALIFIER_BEFORE = (
     (ABOVE, r"超过|超出|高于|多于|大于|逾|>|over|more than|above"),
     (AT_LEAST, r"至少|不少于|不低于|≥|at least"),
     (BELOW, r"低于|少于|小于|不足|不到|<|under|less than|below"),
-    (AT_MOST, r"至多|最多|不超过|≤|up to|at most"),
+    (AT_MOST, r"至多|不超过|≤|up to|at most"),  # 最多 / 最少 name the extremes (最少 36 个，最多 50 个): exact
 )
 _QUALIFIERS_BEFORE = tuple(
     (name, re.compile(r"(?:" + words + r")[ \t]*$", re.IGNORECASE)) for name, words in _QUALIFIER_BEFORE
@@ -59,7 +61,7 @@ _QUALIFIERS_BEFORE = tuple(
 _QUALIFIERS_AFTER = (
     (APPROX, re.compile(r"^[ \t]*(?:左右|上下)")),
     (TENS, re.compile(r"^[ \t]*(?:多|余)")),
-    (AT_LEAST, re.compile(r"^[ \t]*(?:以上|\+)")),
+    (AT_LEAST, re.compile(r"^[ \t]*(?:以上|\+(?![ \t]*[\d(（]))")),  # 100+, not 0.39 + 0.10
     (AT_MOST, re.compile(r"^[ \t]*(?:以下|以内)")),
 )
 _WINDOW_BEFORE = re.compile(
@@ -178,7 +180,8 @@ def tokenize(text: str, non_facts: frozenset[str] = frozenset()) -> Tokens:
         if number is not None and (number["unit"] or "").lower() in _ORDINAL_SUFFIXES:
             continue
         if number is not None and (number["unit"] is None or _is_unit(number["unit"])):
-            _add_number(tokens, text, number["number"], number["unit"], start, end, before, clipped)
+            unit = None if _PLURAL_CODE.search(before) and _is_plural_code(word) else number["unit"]
+            _add_number(tokens, text, number["number"], unit, start, end, before, clipped)
             continue
         if _NUMBER_RANGE.fullmatch(word):
             for part in word.split("-"):
@@ -206,6 +209,10 @@ def word_forms(word: str) -> set[str]:
     return {lowered, *lowered.split(".")} if "." in lowered else {lowered}
 
 
+def _is_plural_code(word: str) -> bool:
+    return len(word) == 4 and word.endswith("s") and 100 <= int(word[:3]) <= 599 if word[:3].isdigit() else False
+
+
 def _is_unit(text: str) -> bool:
     return text.lower() in TIME_UNITS or text.lower() in SIZE_UNITS or text.lower() in MULTIPLIERS
 
@@ -217,8 +224,9 @@ def _is_identifier(word: str, non_facts: frozenset[str]) -> bool:
     if "_" in word or "." in word:
         return True
     if "-" in word:
-        parts = lowered.split("-")
-        return word != lowered or any(part in _INFRA_WORDS or any(c.isdigit() for c in part) for part in parts)
+        parts = word.split("-")
+        cased = any(part != part.lower() and part.lower() not in non_facts for part in parts)  # slow-SQL is English
+        return cased or any(part.lower() in _INFRA_WORDS or any(c.isdigit() for c in part) for part in parts)
     camel_steps = len(_CAMEL_STEP.findall(word))
     return bool(_UPPER_WORD.fullmatch(word)) or bool(_ALNUM_ID.fullmatch(word)) or camel_steps >= 2
 
