@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from harness.gate_mutations.drafts import FaithfulDraft, Field, TokenSpan, get_text
@@ -194,7 +194,7 @@ def _number(text: str, meta: dict[str, Any], evidence: Evidence) -> Iterator[tup
 
     least = 2 if tolerance else 1
     moves = [value + step * k for k in range(least, least + 12)] + [value - step * k for k in range(least, least + 6)]
-    moves = [m for m in moves if m > 0 and m != value]
+    moves = [m for m in moves if m > 0 and m != value and not (tolerance and _coarser(value, m))]
     absent = next((m for m in moves if not present(m)), None)
     if absent is not None:
         yield "number", spelled(absent), False
@@ -210,6 +210,15 @@ def _number(text: str, meta: dict[str, Any], evidence: Evidence) -> Iterator[tup
         if new is not None:
             yield "unit", new, present(value, other_unit)
             break
+
+
+def _coarser(value: Decimal, candidate: Decimal) -> bool:
+    """``candidate`` is ``value`` rounded to fewer significant digits (约 88% -> 约 90%): the same approximate fact,
+    no change."""
+    exponent = candidate.normalize().as_tuple().exponent
+    if not isinstance(exponent, int) or exponent <= 0:
+        return False
+    return value.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_HALF_UP) == candidate
 
 
 def _places(value: Decimal) -> int:
