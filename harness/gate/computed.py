@@ -41,7 +41,8 @@ def computed(number: Number, tokens: Tokens, found: Held) -> bool:
         return False
     for records in found.collections:  # each result on its own: two results' small counts are no one's range
         counted = tally(records, filters)
-        candidates = {share * 100 for share in counted.shares} if kind == "percent" else counted.counts | counted.totals
+        summed = counted.totals | (counted.subtotals if number.total else set())
+        candidates = {share * 100 for share in counted.shares} if kind == "percent" else counted.counts | summed
         if grounded_by(number, candidates, agrees):
             return True
     return False

@@ -11,6 +11,7 @@ from itertools import combinations
 from harness.gate.evidence import Held
 from harness.gate.moments import Moment, span_seconds
 from harness.gate.quantities import MEASURED, unit_class, unit_factor
+from harness.gate.specificity import grounded_by, last_step
 from harness.gate.tokens import ABOVE, APPROX, AT_LEAST, AT_MOST, BELOW, NEARLY, TENS, Number
 
 NEARLY_REACH = Decimal("0.9")
@@ -50,15 +51,9 @@ def _matches(number: Number, value: Decimal) -> bool:
         return written / BOUND_REACH <= value < written
     if number.qualifier == NEARLY:
         return written * NEARLY_REACH <= value <= written or _approximately(written, value)
-    if number.qualifier == TENS:
-        return written <= value < written + _last_step(written)
+    if number.qualifier == TENS:  # 三十多 is more than 30 and less than 40
+        return written < value < written + last_step(written)
     return value == written or (number.qualifier == APPROX and _approximately(written, value))
-
-
-def _last_step(value: Decimal) -> Decimal:
-    """The place of the last significant digit of ``value`` (30 -> 10, 300 -> 100, 2.5 -> 0.1)."""
-    exponent = value.normalize().as_tuple().exponent
-    return Decimal(1).scaleb(exponent if isinstance(exponent, int) else 0)
 
 
 def agrees(number: Number, value: Decimal) -> bool:
@@ -83,13 +78,19 @@ def convert(seen: Number, unit: str | None) -> Decimal | None:
 def derived(number: Number, operands: list[Number], times: list[Moment], arithmetic: bool) -> bool:
     """A value the item shows its work for: computed from grounded operands it states, rounded to the precision
     it is written with (or as it is qualified). A percentage or ratio of two quantities of one kind (counts, or
-    times in one unit); a sum or a difference of two of the claim's kind when the item says so (共/合计/相差/多 …);
-    a total of several stated counts; a duration between two stated times, or the period of N occurrences across
-    it; with the arithmetic written out (×, *, 乘), a product and a share (800 的 80%)."""
+    times in one unit), also a / (a + b); a sum or a difference of two of the claim's kind when the item says so
+    (共/合计/相差/多 …); a total of several stated counts; a duration between two stated times, or the period of N
+    occurrences across it; with the arithmetic written out (×, *, 乘), a product and a share (800 的 80%).
 
-    def matches(value: Decimal) -> bool:
-        return agrees(number, value)
+    Each form's candidates are judged specific on their own (:mod:`harness.gate.specificity`): for ``k`` stated
+    operands a form gives at most ``4·k·(k−1)/2`` ratios, ``k·(k−1)`` sums and differences, ``2^k`` totals (of at
+    most :data:`MAX_SUMMANDS`), ``k²·(1 + 2s)`` products and shares, and ``t·(t−1)/2·(1 + 2k)`` spans for ``t``
+    stated times; an item that states so many operands that a form reaches every nearby value grounds nothing
+    by that form."""
+    return any(grounded_by(number, candidates, agrees) for candidates in _forms(number, operands, times, arithmetic))
 
+
+def _forms(number: Number, operands: list[Number], times: list[Moment], arithmetic: bool) -> list[set[Decimal]]:
     kind = unit_class(number.unit)
     others = [operand for operand in operands if operand is not number]
     same_kind = [value for operand in others if (value := _in_claim_unit(operand, number)) is not None]
@@ -97,40 +98,38 @@ def derived(number: Number, operands: list[Number], times: list[Moment], arithme
     for operand in others:  # for ratios: quantities of one kind in their base unit, so s and ms compare
         operand_kind = "count" if unit_class(operand.unit) in (None, "count") else unit_class(operand.unit)
         by_kind.setdefault(operand_kind, []).append(operand.value * unit_factor(operand.unit or ""))
+    forms: list[set[Decimal]] = []
     if kind in ("percent", "ratio", None):
+        scale = 100 if kind == "percent" else 1
         for values in by_kind.values():
-            for a, b in combinations(values, 2):
-                scale = 100 if kind == "percent" else 1
-                for numerator, denominator in ((a, b), (b, a), (a, a + b), (b, a + b)):
-                    if denominator and matches(numerator / denominator * scale):
-                        return True
-    if kind != "percent" and (number.total or number.difference):
-        for a, b in combinations(same_kind, 2):
-            if (number.total and matches(a + b)) or (number.difference and matches(abs(a - b))):
-                return True
+            pairs = [pair for a, b in combinations(values, 2) for pair in ((a, b), (b, a), (a, a + b), (b, a + b))]
+            forms.append({numerator / denominator * scale for numerator, denominator in pairs if denominator})
+    if kind != "percent" and number.total:
+        forms.append({a + b for a, b in combinations(same_kind, 2)})
+    if kind != "percent" and number.difference:
+        forms.append({abs(a - b) for a, b in combinations(same_kind, 2)})
     if number.total and kind in (None, "count"):
         counts = [o.value for o in others if unit_class(o.unit) in (None, "count")][:MAX_SUMMANDS]
-        for size in range(3, len(counts) + 1):
-            if any(matches(sum(group, Decimal(0))) for group in combinations(counts, size)):
-                return True
+        forms.append(
+            {sum(group, Decimal(0)) for size in range(3, len(counts) + 1) for group in combinations(counts, size)}
+        )
     if arithmetic and kind != "percent":
         shares = [o.value for o in others if unit_class(o.unit) == "percent"]
-        values = [o.value for o in others]
-        for a, b in combinations(values, 2):
-            candidates = [a * b] + [x * share / 100 for x in (a, b) for share in shares]
-            candidates += [x * (100 - share) / 100 for x in (a, b) for share in shares]
-            if any(matches(candidate) for candidate in candidates):
-                return True
+        products: set[Decimal] = set()
+        for a, b in combinations([o.value for o in others], 2):
+            products |= {a * b} | {x * share / 100 for x in (a, b) for share in shares}
+            products |= {x * (100 - share) / 100 for x in (a, b) for share in shares}
+        forms.append(products)
     if kind == "time" and number.unit is not None:
         counts = [o.value for o in others if unit_class(o.unit) in (None, "count") and o.value > 1]
+        spans: set[Decimal] = set()
         for first, second in combinations([t.utc() for t in times if t.has_time], 2):
-            if first.has_date != second.has_date:
-                continue
-            span = span_seconds(first, second) / unit_factor(number.unit)
-            # the span itself, or the period of N stated occurrences across it (5 次 from 02:05 to 02:25: 每 5 分钟)
-            if matches(span) or any(matches(span / (count - 1)) or matches(span / count) for count in counts):
-                return True
-    return False
+            if first.has_date == second.has_date:
+                span = span_seconds(first, second) / unit_factor(number.unit)
+                # the span itself, or the period of N stated occurrences across it (5 次 from 02:05 to 02:25: 每 5 分钟)
+                spans |= {span} | {span / (count - 1) for count in counts} | {span / count for count in counts}
+        forms.append(spans)
+    return forms
 
 
 def _in_claim_unit(operand: Number, number: Number) -> Decimal | None:
@@ -159,7 +158,7 @@ def _approximately(written: Decimal, value: Decimal) -> bool:
     number such as 60 or 300), also within 5% of it: 约 55% is 55.4%, 约 60% is not."""
     if value == 0:
         return written == 0
-    step = _last_step(written)
+    step = last_step(written)
     if abs(value - written) > step / 2:
         return False
     return step < 10 or abs(value - written) <= abs(value) / 20

@@ -135,14 +135,25 @@ def evidence_of(values: Iterable[Any], texts: Iterable[str] = (), *, scope_is_fa
 
 def _calls(values: list[Any]) -> list[list[Mapping[str, Any]]]:
     """The entries of each cited call by their shape (a log call's pattern summaries apart from its events, its
-    metric series), without what the agent asked: entries of one call share their source and scope, entries of one
-    shape their fields."""
+    metric series), without what the agent asked and the call's header: entries of one call share their source and
+    scope, entries of one shape their fields."""
     calls: dict[tuple[str, str, frozenset[str]], list[Mapping[str, Any]]] = {}
     for value in values:
         if isinstance(value, Mapping) and ASKED_KEY in value:
             key = (str(value.get("source")), str(value.get(SCOPE_KEY)), frozenset(value))
             calls.setdefault(key, []).append({name: item for name, item in value.items() if name != ASKED_KEY})
-    return [entries for entries in calls.values() if len(entries) > 1]
+    return [_own(entries) for entries in calls.values() if len(entries) > 1]
+
+
+def _own(entries: list[dict[str, Any]]) -> list[Mapping[str, Any]]:
+    """The entries without the fields all of them repeat (the call's header: match_count, series_count, source):
+    what tells one entry from another, and what a count may add up."""
+    shared = {
+        name for name in entries[0] if all(name in entry and entry[name] == entries[0][name] for entry in entries)
+    }
+    return [
+        {name: item for name, item in entry.items() if name not in shared or name == SCOPE_KEY} for entry in entries
+    ]
 
 
 def _add_entry(grounds: Grounds, entry: Mapping[str, Any]) -> None:

@@ -32,15 +32,15 @@ def words(record: Record, *, names: bool = False) -> frozenset[str]:
     return frozenset(held)
 
 
-def fields(record: Record) -> dict[str, Number]:
-    """A record's named numbers: its numeric fields (in the unit the key names) and the ``name=value`` pairs of its
-    text fields (in the unit written after the value)."""
+def fields(record: Record, *, texts: bool = True) -> dict[str, Number]:
+    """A record's named numbers: its numeric fields (in the unit the key names) and, with ``texts``, the
+    ``name=value`` pairs of its text fields (in the unit written after the value)."""
     named: dict[str, Number] = {}
     for name, value in record.items():
         number = as_decimal(value)
         if number is not None:
             named[str(name)] = Number(number, key_unit(str(name)), str(value))
-        elif isinstance(value, str):
+        elif isinstance(value, str) and texts:
             for pair in _PAIR.finditer(value):
                 unit = (pair["unit"] or "").lower()
                 written = pair["number"] + (pair["unit"] or "")

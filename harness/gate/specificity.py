@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Callable, Collection
 from decimal import Decimal
 
-from harness.gate.tokens import Number
+from harness.gate.tokens import TENS, Number
 
 NEIGHBOURS = 5
 """Values on each side of the written one that a specific derivation must mostly not ground."""
@@ -25,7 +25,7 @@ def grounded_by(number: Number, candidates: Collection[Decimal], agrees: Agrees)
     """``number`` agrees with a candidate, and the candidates are specific around it."""
     if not any(agrees(number, candidate) for candidate in candidates):
         return False
-    step = precision_step(number.value)
+    step = last_step(number.value) if number.qualifier == TENS else precision_step(number.value)
     nearby = [number.value + k * step for k in range(-NEIGHBOURS, NEIGHBOURS + 1) if k and number.value + k * step > 0]
     also = sum(
         1
@@ -33,6 +33,13 @@ def grounded_by(number: Number, candidates: Collection[Decimal], agrees: Agrees)
         if any(agrees(dataclasses.replace(number, value=value), candidate) for candidate in candidates)
     )
     return also * 2 <= len(nearby)
+
+
+def last_step(value: Decimal) -> Decimal:
+    """The place of the last significant digit of ``value`` (30 -> 10, 300 -> 100, 2.5 -> 0.1): the step of 三十多,
+    whose neighbours are 二十多 and 四十多."""
+    exponent = value.normalize().as_tuple().exponent
+    return Decimal(1).scaleb(exponent if isinstance(exponent, int) else 0)
 
 
 def precision_step(value: Decimal) -> Decimal:

@@ -228,7 +228,7 @@ def _approximate(results: Results) -> list[Fact]:
                     "zh_approx_numeral",
                     (PENDING_METRIC,),
                     f"{service('order-service')} 等待连接的线程最多时有{token}",
-                    f"at most {exact(top, 'threads')} waited for a connection in {service('order-service')}",
+                    f"waiting threads in {service('order-service')} peaked at {exact(top, 'threads')}",
                     f"{service('order-service')} 的 pending threads 最多{token}",
                 )
             )

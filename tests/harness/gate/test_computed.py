@@ -141,9 +141,9 @@ def test_the_work_of_a_difference_may_carry_units() -> None:
         "UPDATE 语句共 3 条",  # 3 of the 4 returned statements
         "返回的 4 条语句里有 1 条 SELECT",
         "FAILED 的支付共 9 笔",  # 7 + 2 over the FAILED rows
-        "支付共 44 笔，其中 FAILED 9 笔，占比约 20.5%",
+        "支付共 44 笔，其中 FAILED 共 9 笔，占比约 20.5%",
         "ALIPAY 占全部支付的约 64%",  # (7 + 21) / 44
-        "FAILED 9 笔、SUCCESS 35 笔，失败约占 20%",  # 9 / (9 + 35), operands stated
+        "FAILED 合计 9 笔、SUCCESS 合计 35 笔，失败约占 20%",  # 9 / (9 + 35), operands stated
         "failure share = 7 / (7 + 21) ≈ 25%",
     ],
 )
@@ -157,11 +157,18 @@ def test_counts_totals_and_shares_of_what_a_result_shows_are_grounded(text: str)
         ("UPDATE 语句共 5 条", "5 条"),
         ("FAILED 的支付共 11 笔", "11 笔"),
         ("ALIPAY 占全部支付的约 71%", "71%"),
-        ("FAILED 9 笔、SUCCESS 35 笔，失败约占 30%", "30%"),
+        ("FAILED 合计 9 笔、SUCCESS 合计 35 笔，失败约占 30%", "30%"),
     ],
 )
 def test_a_changed_count_total_or_share_is_caught(text: str, token: str) -> None:
     assert missing(text, STATEMENTS, CHANNELS) == [token]
+
+
+def test_a_subtotal_of_named_rows_is_written_as_one() -> None:
+    # the sum over the FAILED rows is a total; unmarked, "FAILED 9 笔" would let any subtotal of any part ground a
+    # count the clause only loosely names (payment-service … 三十多次 as the sum of every payment-service line)
+    assert missing("FAILED 的支付共 9 笔", CHANNELS) == []
+    assert missing("FAILED 的支付 9 笔", CHANNELS) == ["9 笔"]
 
 
 def test_a_range_summarising_cited_values_rounds_its_extremes() -> None:
