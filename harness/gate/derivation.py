@@ -35,9 +35,20 @@ def held(number: Number, evidence: Held) -> bool:
         fraction = unit_class(number.unit) == "percent" and seen.unit is None and 0 < seen.value < 1
         if fraction and _matches(number, seen.value * 100):
             return True
+    if any(_restates(number, seen) for seen in evidence.stated):
+        return True
     if number.window and unit_class(number.unit) == "time":
         return any(_matches(number, seconds / unit_factor(number.unit or "s")) for seconds in evidence.window_seconds)
     return False
+
+
+def _restates(number: Number, seen: Number) -> bool:
+    """``number`` says again what another text of the report states: the same quantity, in a convertible unit of
+    time, size or per cent, or else in the very unit written there (21 个 is not 21 笔)."""
+    if number.unit is not None and unit_class(number.unit) not in MEASURED and seen.unit != number.unit:
+        return False
+    converted = convert(seen, number.unit)
+    return converted is not None and _matches(number, converted)
 
 
 def _matches(number: Number, value: Decimal) -> bool:

@@ -44,10 +44,18 @@ class Held:
     """Every JSON object of the evidence (an entry, a row, an event): what a duration within one record reads."""
     collections: list[list[Mapping[str, Any]]] = field(default_factory=list)
     """Every list of objects (rows, events, samples) and the entries of each cited call: what a count reads."""
+    stated: list[Number] = field(default_factory=list)
+    """Numbers an analysis states: a conclusion may restate them as written (the same quantity in the same unit),
+    not take ``21 个`` for ``21 笔``."""
 
-    def add_text(self, text: str) -> None:
+    def add_text(self, text: str, *, stated: bool = False) -> None:
+        """The tokens of ``text``; with ``stated``, a text of the report itself (an analysis a conclusion rests on):
+        its numbers are :attr:`stated`, not evidence."""
         tokens = tokenize(text)
-        self.numbers += tokens.numbers
+        if stated:
+            self.stated += tokens.numbers
+        else:
+            self.numbers += tokens.numbers
         self.moments += tokens.moments
         self.words |= tokens.words
         self.window_seconds += tokens.windows
@@ -90,6 +98,7 @@ class Held:
             self.texts + other.texts,
             self.records + other.records,
             self.collections + other.collections,
+            self.stated + other.stated,
         )
 
     def _add_window(self, value: Mapping[str, Any]) -> None:

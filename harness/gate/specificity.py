@@ -2,7 +2,7 @@
 
 A rule that computes candidate values from the evidence (spans between instants, counts of matching rows, sums of
 cells, range ends) grounds a number only when it is specific: of the ten values nearest to the written one at its
-own precision (72 -> 67 … 77 without 72; 1.4 -> 0.9 … 1.9 without 1.4), at most half would be grounded by the same
+own precision (72 -> 67 … 77 without 72; 1.4 -> 0.9 … 1.9 without 1.4), at most four would be grounded by the same
 candidates. A rule that could produce every integer from 1 to 60 for some evidence grounds nothing there, and a
 one-token change of the number (72 -> 73) is still caught wherever the rule is specific.
 """
@@ -13,8 +13,9 @@ import dataclasses
 from collections.abc import Callable, Collection
 from decimal import Decimal
 
-from harness.gate.tokens import TENS, Number
+from harness.gate.tokens import ABOVE, AT_LEAST, AT_MOST, BELOW, TENS, Number
 
+_BOUNDS = frozenset({ABOVE, AT_LEAST, BELOW, AT_MOST})
 NEIGHBOURS = 5
 """Values on each side of the written one that a specific derivation must mostly not ground."""
 
@@ -27,12 +28,14 @@ def grounded_by(number: Number, candidates: Collection[Decimal], agrees: Agrees)
         return False
     step = last_step(number.value) if number.qualifier == TENS else precision_step(number.value)
     nearby = [number.value + k * step for k in range(-NEIGHBOURS, NEIGHBOURS + 1) if k and number.value + k * step > 0]
+    # a bound (超过 20 分钟) agrees with every value on one side; what counts is how dense the candidates are
+    probe = dataclasses.replace(number, qualifier=None) if number.qualifier in _BOUNDS else number
     also = sum(
         1
         for value in nearby
-        if any(agrees(dataclasses.replace(number, value=value), candidate) for candidate in candidates)
+        if any(agrees(dataclasses.replace(probe, value=value), candidate) for candidate in candidates)
     )
-    return also * 2 <= len(nearby)
+    return also * 5 <= len(nearby) * 2  # at most 40%: four of ten
 
 
 def last_step(value: Decimal) -> Decimal:

@@ -84,5 +84,6 @@ def _basis_grounds(basis: list[AnalysisItem], evidence: Mapping[str, Sequence[An
     grounds = Grounds()
     for item in basis:
         cited = evidence.get(item.analysis_id, ())
-        grounds = grounds.merged(evidence_of(cited, [item.text], scope_is_fact=item.kind == "NEGATIVE_OBSERVATION"))
+        grounds = grounds.merged(evidence_of(cited, scope_is_fact=item.kind == "NEGATIVE_OBSERVATION"))
+        grounds.found.add_text(item.text, stated=True)
     return grounds
