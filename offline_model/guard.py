@@ -35,7 +35,8 @@ Reads ``{query, draft, verified_evidence}`` and checks, in report order, stoppin
    identifier it touches in the text or evidence of its analyses; none is written as done (已重启 …); none does
    what cited knowledge forbids (禁止 / 不要 / 不得, or a 禁止 section: the same verb, table and 全部 / 同时 / 大幅,
    unless it does the check an "在未…的情况下" names);
-7. limitations.scope names no service absent from all evidence, and says so when logs are MOCK.
+7. limitations.scope names no service absent from all evidence (unless as what was not looked at: 未查看 …, not
+   checked …), and says so when logs are MOCK.
 
 Lexical reading is necessary, not sufficient: it cannot tell every wrong inference made of true words.
 """
@@ -102,6 +103,9 @@ _REPORTED = re.compile(
     re.I,
 )
 """A clause that reports what a cited document says."""
+_ENUM = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
+_UNREAD = re.compile(r"未|没有?|不含|不包括|无|除了|\b(?:not|no|without|excluding|except)\b", re.I)
+"""A limitation that names what was not looked at (未查看 inventory-service) names what the evidence lacks."""
 _QUALIFIER = re.compile(r"全部|所有|同时|一次性|大幅|\ball\b|\bevery\b|at once|simultaneous", re.I)
 _MEMBER_KEYS = {"渠道": "channel", "实例": "instance|host|pod|node", "节点": "instance|host|pod|node", "用户": "user",
                 "服务": "service|upstream|app", "订单": "order", "支付单": "order"}  # fmt: skip
@@ -319,12 +323,13 @@ def _records(entries: list[Any]) -> list[_Record]:
         params, window = " ".join(re.findall(r'"([^"]*)"', scope.partition("params=")[2])), _moments(scope)
         counts = frozenset(v for k, v in entry.items() if k in ("count", "match_count") and isinstance(v, int))
         for row in entry.get("rows") or [None]:
+            cells = frozenset(v for v in (row or {}).values() if isinstance(v, int) and not isinstance(v, bool))
             body = row or {k: v for k, v in entry.items() if k not in {*SCOPE_KEYS, "source", "source_type"}}
             text = " ".join(f"{k}={v}" for k, v in body.items() if not isinstance(v, dict | list))
             times: list[datetime | None] = [*sorted(_moments(text) if row is None else [])] or [None]
             end = window[-1] if len(window) > 1 else None
             readable, call, lines = _readable(f"{text} {params}"), f"{entry.get('source')} {scope}", _lines(entry, row)
-            records.append(_Record(service, readable, counts, times[0], times[-1], end, call, lines))
+            records.append(_Record(service, readable, counts | cells, times[0], times[-1], end, call, lines))
     return records
 
 
@@ -343,6 +348,7 @@ def _reading_problem(text: str, entries: list[Any]) -> str | None:
     if problem := _period_problem(text := _nfkc(text), records, entries):
         return problem
     documents = _readable(leaf_text([e.get("excerpt") for e in entries if _is_knowledge(e)]))
+    values = _row_values(entries)
     for sentence in re.split(r"[。;!?\n]|\.\s", text):
         quotes = [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(sentence)]
         plain = _QUOTED.sub(lambda m, q=quotes: f" ⟦{q.index(next(g for g in m.groups() if g))}⟧ ", sentence)
@@ -356,12 +362,29 @@ def _reading_problem(text: str, entries: list[Any]) -> str | None:
             previous, inherited = inherited, [a for a in anchors if a[0] != "time"] or inherited
             if problem := _attribution(part, found, head or previous, quotes, records, named):
                 return problem
+            if values and (problem := _attribution(part, list(values.finditer(part)), [], quotes, records, named)):
+                return problem
             times = [a for a in anchors if a[0] == "time"]
             entities = [m.group(0).lower() for m in found]
             clause = _Clause(masked, entities, [*inherited, *times], records, named, stated)
             if not re.search(r"不是|并非|不能|没有|未|\bnot\b|\bno\b", masked) and (problem := clause.problem()):
                 return problem
     return None
+
+
+def _row_values(entries: list[Any]) -> re.Pattern[str] | None:
+    """The enumerated values of returned rows (a status, a channel): each carries the numbers of its own row."""
+    found = {
+        cell
+        for entry in entries
+        if isinstance(entry, dict)
+        for row in entry.get("rows") or []
+        if isinstance(row, dict)
+        for cell in row.values()
+        if isinstance(cell, str) and _ENUM.fullmatch(cell)
+    }
+    names = "|".join(re.escape(value) for value in sorted(found, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{names})(?![\w-])") if found else None
 
 
 def _attribution(
@@ -373,7 +396,8 @@ def _attribution(
     named: set[str],
 ) -> str | None:
     """Entities listed together (A、B 与 C) share the values after them (else those before them); one entity carries
-    a record for each of its values, a listed one a record for any of them."""
+    a record for each of its values, a listed one a record for any of them. A row's value (WECHAT 2 笔) carries
+    only the numbers right after it."""
     groups: list[tuple[list[str], str]] = []
     for index, match in enumerate(found):
         after = text[match.end() : found[index + 1].start() if index + 1 < len(found) else len(text)]
@@ -382,7 +406,10 @@ def _attribution(
         else:
             groups.append(([match.group(0).lower()], after))
     for group, after in groups:
-        holding = [a for a in _anchors(after, quotes) or fallback if any(_holds(r, a) for r in records)]
+        anchors = _anchors(after, quotes) or fallback
+        if not any(p.fullmatch(entity) for entity in group for p in (SERVICE, ORDER, _IP)):
+            anchors = [a for a in _anchors(after, quotes) if a[0] in ("count", "value")]
+        holding = [a for a in anchors if any(_holds(r, a) for r in records)]
         for entity in group:
             for values in [[a] for a in holding] if len(group) == 1 else [holding] if holding else []:
                 if any(a[0] == "count" and int(a[1]) in _tallies(records, entity, named) for a in values):
@@ -592,7 +619,8 @@ def _health(text: str) -> str | None:
 def _scope_problem(limitations: dict[str, Any], evidence: list[Any]) -> str | None:
     scope, everything = str(limitations.get("scope") or ""), normalise(leaf_text(evidence))
     for match in SERVICE.finditer(scope):
-        if match.group(0).lower() not in everything:
+        clause = re.split(r"[,，。;；:：]", scope[: match.start()])[-1]
+        if match.group(0).lower() not in everything and not _UNREAD.search(clause):
             return f"诊断范围提到的 {match.group(0)} 不在任何已验证证据中"
     if "(mock)" in everything and not re.search(r"mock|模拟", scope, re.I):
         return "日志证据来自模拟数据，但诊断范围没有说明"
