@@ -106,6 +106,7 @@ _REPORTED = re.compile(
 _ENUM = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
 _UNREAD = re.compile(r"未|没有?|不含|不包括|无|除了|\b(?:not|no|without|excluding|except)\b", re.I)
 """A limitation that names what was not looked at (未查看 inventory-service) names what the evidence lacks."""
+_UNREAD_AFTER = re.compile(r"\s*(?:(?:was|were|is|are|has|have)\s+)?(?:not|never)\b|\s*(?:未|没有?)", re.I)
 _QUALIFIER = re.compile(r"全部|所有|同时|一次性|大幅|\ball\b|\bevery\b|at once|simultaneous", re.I)
 _MEMBER_KEYS = {"渠道": "channel", "实例": "instance|host|pod|node", "节点": "instance|host|pod|node", "用户": "user",
                 "服务": "service|upstream|app", "订单": "order", "支付单": "order"}  # fmt: skip
@@ -619,8 +620,9 @@ def _health(text: str) -> str | None:
 def _scope_problem(limitations: dict[str, Any], evidence: list[Any]) -> str | None:
     scope, everything = str(limitations.get("scope") or ""), normalise(leaf_text(evidence))
     for match in SERVICE.finditer(scope):
-        clause = re.split(r"[,，。;；:：]", scope[: match.start()])[-1]
-        if match.group(0).lower() not in everything and not _UNREAD.search(clause):
+        before, after = re.split(r"[,，。;；:：]", scope[: match.start()])[-1], scope[match.end() :]
+        unread = _UNREAD.search(before) or _UNREAD_AFTER.match(after)
+        if match.group(0).lower() not in everything and not unread:
             return f"诊断范围提到的 {match.group(0)} 不在任何已验证证据中"
     if "(mock)" in everything and not re.search(r"mock|模拟", scope, re.I):
         return "日志证据来自模拟数据，但诊断范围没有说明"
