@@ -5,8 +5,10 @@ Reads ``{query, draft, verified_evidence}`` and checks, in report order, stoppin
 1. each analysis has evidence and says only what ITS OWN evidence holds: quoted phrases (「…」 “…” "…" '…' `…`, an
    ellipsis skips text) anywhere in it; ids, ERR_ codes, services and upper-case values in its data (a value put
    only into a query shows nothing, unless the analysis is a negative observation or an SQL query returned rows);
-   table and column names, numbers (also derived ones, ``harness.gate.grounding``), dates and times anywhere in
-   it. A value right after a negation is not claimed; evidence that addresses the reader (an injection) says nothing;
+   table and column names, numbers, dates and times anywhere in it, read as the release gate reads them
+   (``harness.gate.grounding`` on the snapshot entries: derived values, counts of one call's entries, the unit an
+   entry names). A value right after a negation is not claimed; evidence that addresses the reader (an injection)
+   says nothing;
 2. nothing is concluded from absence: a NEGATIVE_OBSERVATION (zero matches, no rows, no document), or a sentence
    reading a zero-match result, states no health or exclusion (正常 / 无关 / 已排除 / 未受影响 / ruled out …) and
    draws no inference (说明 / 因此 / which means; 只说明 is fine); a NORMAL analysis rests on matches; a conclusion,
@@ -14,13 +16,16 @@ Reads ``{query, draft, verified_evidence}`` and checks, in report order, stoppin
 3. each clause is read against the records (log lines, patterns, rows) its values select; a clause without values
    continues the previous one of its sentence:
    - a service, order id or IP said to have a quote, code, count, time or value is carried by a record holding it
-     (the service that logged it, or an attribute: upstream= / app= / channel=), not merely by a record near it;
+     (the service that logged it, or an attribute: upstream= / app= / channel=), not merely by a record near it; a
+     count is also carried when it is what a reader counts for the entity in one call (its lines shown, or the
+     lines its patterns stand for); 第 N 次 is an ordinal, not a count;
    - 首次 / 最早 / first names the earliest time of the records selected, 最后 / last the latest;
    - 最近 N / last N over a longer window: each record a value of the clause cites, and some record of each entity
      it names, lies in the last N of it;
    - 所有 / 全部 / 每个 / every + a class (渠道, 实例, 用户, 服务, 订单) needs two or more members in the evidence, each
      showing the clause's facts; "class 均 / 都" needs one member showing them; 均 / 都 / all said of a named
-     entity needs every selected record to carry it;
+     entity needs every selected record to carry it; after "the runbook says" (手册指出 …) a universal the cited
+     documents state is theirs, not a claim about the records;
 4. a claimed period fits a window of the evidence: 最近 / 过去 N, 今天 / today, 昨天 / yesterday (an open SQL window
    ends at most an hour after the latest time it shows);
 5. the conclusion rests on existing analyses, at least one NORMAL, says only what their evidence holds, and asserts
@@ -30,7 +35,8 @@ Reads ``{query, draft, verified_evidence}`` and checks, in report order, stoppin
    identifier it touches in the text or evidence of its analyses; none is written as done (已重启 …); none does
    what cited knowledge forbids (禁止 / 不要 / 不得, or a 禁止 section: the same verb, table and 全部 / 同时 / 大幅,
    unless it does the check an "在未…的情况下" names);
-7. limitations.scope names no service absent from all evidence, and says so when logs are MOCK.
+7. limitations.scope names no service absent from all evidence (unless as what was not looked at: 未查看 …, not
+   checked …), and says so when logs are MOCK.
 
 Lexical reading is necessary, not sufficient: it cannot tell every wrong inference made of true words.
 """
@@ -38,6 +44,7 @@ Lexical reading is necessary, not sufficient: it cannot tell every wrong inferen
 from __future__ import annotations
 
 import functools
+import json
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -46,7 +53,7 @@ from typing import Any
 
 from config.schema import DEFAULT_NON_FACT_WORDS
 from harness.gate import ClaimPolicy
-from harness.gate.evidence import evidence_of
+from harness.gate.evidence import Grounds, evidence_of
 from harness.gate.grounding import ungrounded
 from harness.gate.proposals import mutating_part
 from harness.gate.tokens import tokenize
@@ -89,6 +96,17 @@ _VERBS = (  # the verbs a prohibition and an action may share, each in its usual
     r"修改|改为|改成|更新|删除|写入|插入|\bupdate\b|\bdelete\b|\binsert\b|\bmodify\b", r"重启|restart|reboot",
     r"拆分|拆成|\bsplit\b", r"调大|扩大|加大|increase|raise", r"重复支付|重新支付|重新发起支付|再次支付|pay again",
 )  # fmt: skip
+_REPORTED = re.compile(
+    r"(?:手册|文档|知识库|规范|指南|说明|runbook|playbook|docs?|documentation|guide|wiki)[^,。;]{0,8}?"
+    r"(?:指出|提到|写道|写着|说|称|规定|要求|建议|表示|给出|says|states|notes|mentions|recommends|advises)"
+    r"|according to|(?:根据|按照?|依据)[^,。;]{0,10}?(?:手册|文档|知识库|规范|指南|runbook)",
+    re.I,
+)
+"""A clause that reports what a cited document says."""
+_ENUM = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*")
+_UNREAD = re.compile(r"未|没有?|不含|不包括|无|除了|\b(?:not|no|without|excluding|except)\b", re.I)
+"""A limitation that names what was not looked at (未查看 inventory-service) names what the evidence lacks."""
+_UNREAD_AFTER = re.compile(r"\s*(?:(?:was|were|is|are|has|have)\s+)?(?:not|never)\b|\s*(?:未|没有?)", re.I)
 _QUALIFIER = re.compile(r"全部|所有|同时|一次性|大幅|\ball\b|\bevery\b|at once|simultaneous", re.I)
 _MEMBER_KEYS = {"渠道": "channel", "实例": "instance|host|pod|node", "节点": "instance|host|pod|node", "用户": "user",
                 "服务": "service|upstream|app", "订单": "order", "支付单": "order"}  # fmt: skip
@@ -105,7 +123,9 @@ _CN = {"半": 0.5, "一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "
 _FIRST, _LAST = re.compile(r"首次|第一次|最早|\bfirst\b|earliest", re.I), re.compile(r"最后|最晚|\blast\b|latest", re.I)
 _STAMP = re.compile(r"(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)")
 _TIME = re.compile(r"(?<![\d:])(\d{2}:\d{2}(?::\d{2})?)(?![\d:])")
-_COUNT = re.compile(r"(?<![\d.])(\d+) ?(?:次|条|笔|lines?\b|times\b|errors?\b|warnings?\b|entries\b)", re.I)
+_COUNT = re.compile(  # 第 2 次 is an ordinal (attempt=2), not a count
+    r"(?<![\d.])(?<!第)(?<!第 )(\d+) ?(?:次|条|笔|lines?\b|times\b|errors?\b|warnings?\b|entries\b)", re.I
+)
 _VALUE = re.compile(r"(?<![\w.约~])(\d{3,}|\d+(?:\.\d+)?(?:ms|s))(?![\w.])")
 _WORD = re.compile(
     r"(?<![\w-])(?:[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)*|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Za-z]+\d*-\d+)(?![\w-])"
@@ -160,11 +180,25 @@ def unsupported_token(
         negated = re.search(rf"(?:没有|无|未|并非|不是|\bno|\bnot|without)\s*{re.escape(token)}", rest)
         if normalise(token) not in (everything if _SNAKE.fullmatch(token) else data) and not negated:
             return token
-    missing = set(ungrounded(rest, evidence_of([evidence], operands), operand_texts=operands))
+    missing = set(ungrounded(rest, _grounds(evidence, scope_is_fact, operands), operand_texts=operands))
     tokens = tokenize(rest)
     numeric = [number.written for number in tokens.numbers] + [moment.written for moment in tokens.moments]
     numeric += [i.written for i in tokens.identifiers if not i.negated and re.search(r"\d", i.written)]
     return next((token for token in numeric if token in missing and re.search(r"\d\d", token)), None)
+
+
+def _grounds(evidence: Any, scope_is_fact: bool, texts: tuple[str, ...]) -> Grounds:
+    """What the release gate reads numbers, times and derived values from: the snapshot entries themselves (so a
+    count of one call's entries, the unit an entry names, the asked values are read as the gate reads them), and
+    ``texts`` (the question, the analyses a conclusion rests on) as found."""
+    return evidence_of(_entries(evidence), scope_is_fact=scope_is_fact).merged(evidence_of([], texts))
+
+
+def _entries(evidence: Any) -> list[Any]:
+    """The snapshot entries in ``evidence`` (one analysis's list, or the lists of several), flattened."""
+    if isinstance(evidence, list | tuple):
+        return [entry for item in evidence for entry in _entries(item)]
+    return [] if evidence is None else [evidence]
 
 
 def _readable(text: str) -> str:
@@ -272,11 +306,16 @@ class _Record:
     first: datetime | None
     last: datetime | None
     window_end: datetime | None
+    call: str = ""
+    """The call it came from (its source and scope): what a reader counts over."""
+    pattern_count: int | None = None
+    """A log pattern stands for ``count`` lines (None: a line, an event or a row, which stands for one)."""
 
 
 def _records(entries: list[Any]) -> list[_Record]:
     records = []
-    for entry in (e for e in entries if isinstance(e, dict) and e.get("source_type") != "KNOWLEDGE" and not _zero(e)):
+    unique = {json.dumps(e, sort_keys=True, ensure_ascii=False): e for e in entries if isinstance(e, dict)}
+    for entry in (e for e in unique.values() if e.get("source_type") != "KNOWLEDGE" and not _zero(e)):
         selection = entry.get("selection") if isinstance(entry.get("selection"), dict) else {}
         scope, service = (
             str(entry.get("scope") or ""),
@@ -285,12 +324,19 @@ def _records(entries: list[Any]) -> list[_Record]:
         params, window = " ".join(re.findall(r'"([^"]*)"', scope.partition("params=")[2])), _moments(scope)
         counts = frozenset(v for k, v in entry.items() if k in ("count", "match_count") and isinstance(v, int))
         for row in entry.get("rows") or [None]:
+            cells = frozenset(v for v in (row or {}).values() if isinstance(v, int) and not isinstance(v, bool))
             body = row or {k: v for k, v in entry.items() if k not in {*SCOPE_KEYS, "source", "source_type"}}
             text = " ".join(f"{k}={v}" for k, v in body.items() if not isinstance(v, dict | list))
             times: list[datetime | None] = [*sorted(_moments(text) if row is None else [])] or [None]
             end = window[-1] if len(window) > 1 else None
-            records.append(_Record(service, _readable(f"{text} {params}"), counts, times[0], times[-1], end))
+            readable, call, lines = _readable(f"{text} {params}"), f"{entry.get('source')} {scope}", _lines(entry, row)
+            records.append(_Record(service, readable, counts | cells, times[0], times[-1], end, call, lines))
     return records
+
+
+def _lines(entry: dict[str, Any], row: Any) -> int | None:
+    count = entry.get("count")
+    return count if row is None and isinstance(count, int) and not isinstance(count, bool) else None
 
 
 def _moments(text: str) -> list[datetime]:
@@ -302,22 +348,44 @@ def _reading_problem(text: str, entries: list[Any]) -> str | None:
         return None
     if problem := _period_problem(text := _nfkc(text), records, entries):
         return problem
+    documents = _readable(leaf_text([e.get("excerpt") for e in entries if _is_knowledge(e)]))
+    values = _row_values(entries)
     for sentence in re.split(r"[。;!?\n]|\.\s", text):
         quotes = [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(sentence)]
         plain = _QUOTED.sub(lambda m, q=quotes: f" ⟦{q.index(next(g for g in m.groups() if g))}⟧ ", sentence)
         named, inherited = {m.group(0).lower() for m in SERVICE.finditer(plain)}, list[Anchor]()
+        stated = ""  # after "the runbook says": what a cited document states, not what the records show
         for part in re.split(r",(?!\d{3}(?!\d))|\+", plain):
+            stated = stated or (documents if _REPORTED.search(part) else "")
             found = sorted((m for p in (SERVICE, ORDER, _IP) for m in p.finditer(part)), key=lambda m: m.start())
             masked = _IP.sub(" § ", ORDER.sub(" § ", SERVICE.sub(" § ", part)))
             anchors, head = _anchors(masked, quotes), _anchors(part[: found[0].start()] if found else "", quotes)
             previous, inherited = inherited, [a for a in anchors if a[0] != "time"] or inherited
             if problem := _attribution(part, found, head or previous, quotes, records, named):
                 return problem
+            if values and (problem := _attribution(part, list(values.finditer(part)), [], quotes, records, named)):
+                return problem
             times = [a for a in anchors if a[0] == "time"]
-            clause = _Clause(masked, [m.group(0).lower() for m in found], [*inherited, *times], records, named)
+            entities = [m.group(0).lower() for m in found]
+            clause = _Clause(masked, entities, [*inherited, *times], records, named, stated)
             if not re.search(r"不是|并非|不能|没有|未|\bnot\b|\bno\b", masked) and (problem := clause.problem()):
                 return problem
     return None
+
+
+def _row_values(entries: list[Any]) -> re.Pattern[str] | None:
+    """The enumerated values of returned rows (a status, a channel): each carries the numbers of its own row."""
+    found = {
+        cell
+        for entry in entries
+        if isinstance(entry, dict)
+        for row in entry.get("rows") or []
+        if isinstance(row, dict)
+        for cell in row.values()
+        if isinstance(cell, str) and _ENUM.fullmatch(cell)
+    }
+    names = "|".join(re.escape(value) for value in sorted(found, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{names})(?![\w-])") if found else None
 
 
 def _attribution(
@@ -329,7 +397,8 @@ def _attribution(
     named: set[str],
 ) -> str | None:
     """Entities listed together (A、B 与 C) share the values after them (else those before them); one entity carries
-    a record for each of its values, a listed one a record for any of them."""
+    a record for each of its values, a listed one a record for any of them. A row's value (WECHAT 2 笔) carries
+    only the numbers right after it."""
     groups: list[tuple[list[str], str]] = []
     for index, match in enumerate(found):
         after = text[match.end() : found[index + 1].start() if index + 1 < len(found) else len(text)]
@@ -338,12 +407,28 @@ def _attribution(
         else:
             groups.append(([match.group(0).lower()], after))
     for group, after in groups:
-        holding = [a for a in _anchors(after, quotes) or fallback if any(_holds(r, a) for r in records)]
+        anchors = _anchors(after, quotes) or fallback
+        if not any(p.fullmatch(entity) for entity in group for p in (SERVICE, ORDER, _IP)):
+            anchors = [a for a in _anchors(after, quotes) if a[0] in ("count", "value")]
+        holding = [a for a in anchors if any(_holds(r, a) for r in records)]
         for entity in group:
             for values in [[a] for a in holding] if len(group) == 1 else [holding] if holding else []:
+                if any(a[0] == "count" and int(a[1]) in _tallies(records, entity, named) for a in values):
+                    continue
                 if not any(_carries(r, entity, named) for r in records if any(_holds(r, a) for a in values)):
                     return f"把「{values[0][1][:40]}」归到了 {entity}，但证据中持有它的记录不属于 {entity}"
     return None
+
+
+def _tallies(records: list[_Record], entity: str, named: set[str]) -> set[int]:
+    """What a reader counts for ``entity`` in one call: its lines (rows, events) shown, and the lines its
+    patterns stand for."""
+    found: set[int] = set()
+    for call in {r.call for r in records}:
+        mine = [r for r in records if r.call == call and _carries(r, entity, named)]
+        found.add(sum(1 for r in mine if r.pattern_count is None))
+        found.add(sum(r.pattern_count or 0 for r in mine))
+    return found - {0}
 
 
 def _anchors(clause: str, quotes: list[str]) -> list[Anchor]:
@@ -382,6 +467,8 @@ class _Clause:
     anchors: list[Anchor]
     records: list[_Record]
     named: set[str]
+    stated: str = ""
+    """The cited documents' text when the clause reports what they say (a universal they state is theirs)."""
 
     def problem(self) -> str | None:
         return self._edge_problem() or self._recent_problem() or self._universal_problem()
@@ -428,6 +515,8 @@ class _Clause:
     def _universal_problem(self) -> str | None:
         holding = self.holding()
         for match in [*_DETERMINER.finditer(self.text), *_POSTPOSED.finditer(self.text)]:
+            if self.stated and normalise(match.group(0)) in self.stated:
+                continue
             keys = _MEMBER_KEYS[match.group(1).lower().rstrip("s") if match.group(1).isascii() else match.group(1)]
             members = {r: set(re.findall(rf"\b\w*(?:{keys})\w*=([\w.-]+)", r.text)) for r in self.records}
             every = set().union(*members.values())
@@ -531,11 +620,17 @@ def _health(text: str) -> str | None:
 def _scope_problem(limitations: dict[str, Any], evidence: list[Any]) -> str | None:
     scope, everything = str(limitations.get("scope") or ""), normalise(leaf_text(evidence))
     for match in SERVICE.finditer(scope):
-        if match.group(0).lower() not in everything:
+        before, after = re.split(r"[,，。;；:：]", scope[: match.start()])[-1], scope[match.end() :]
+        unread = _UNREAD.search(before) or _UNREAD_AFTER.match(after)
+        if match.group(0).lower() not in everything and not unread:
             return f"诊断范围提到的 {match.group(0)} 不在任何已验证证据中"
     if "(mock)" in everything and not re.search(r"mock|模拟", scope, re.I):
         return "日志证据来自模拟数据，但诊断范围没有说明"
     return None
+
+
+def _is_knowledge(entry: Any) -> bool:
+    return isinstance(entry, dict) and entry.get("source_type") == "KNOWLEDGE"
 
 
 def _zero(entry: dict[str, Any]) -> bool:
