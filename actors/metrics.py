@@ -35,7 +35,7 @@ from harness.run_state import TERMINAL
 log = logging.getLogger(__name__)
 
 GAUGE_REFRESH_S = 1.0
-RUN_DURATION_BUCKETS_S = [0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0, 90.0, 120.0]
+RUN_DURATION_BUCKETS_S = [0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0, 90.0, 120.0, 180.0, 240.0]
 MODEL_ROLES = get_args(Role)
 GUARD_VERDICTS = ("SUPPORTED", "UNSUPPORTED", "UNAVAILABLE")
 GUARD_LATENCY_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0]

@@ -1,6 +1,6 @@
 """The mutation corpus on a sample: faithful drafts from the demo's real tool results in every style and pattern,
-their one-token mutations, the labels the presence rule gives them, and the figures command. The gate's targets
-are not asserted here (its rules are being improved): ``gateway.mutation_report.mutation_figures`` returns them."""
+their one-token mutations, the labels the presence rule gives them, the figures command, and the targets of the
+release gate and the offline guard on a sample of two seeds (``superbiz eval --mutations`` prints the whole)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from config import load_config
 from harness.draft import Draft
 from harness.gate_mutations import PATTERNS, STYLES, FaithfulDraft, faithful_drafts
 from harness.gate_mutations.drafts import get_text
+from harness.gate_mutations.figures import TARGET_ABSENT_CAUGHT, TARGET_FAITHFUL_REFUSED
 from harness.gate_mutations.marks import mark, quantity, unmark
 from harness.gate_mutations.mutations import CATEGORIES, Mutation, check_one_token, mutations
 from harness.gate_mutations.notation import chinese_tens
@@ -138,6 +139,17 @@ def test_the_figures_command_runs() -> None:
     out = io.StringIO()
     assert print_figures(figures, Console(file=out, width=160)) in (0, 1)
     assert "absent caught" in out.getvalue() and "by style" in out.getvalue()
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_the_gate_and_the_offline_guard_meet_their_targets(seed: int) -> None:
+    from gateway.mutation_report import mutation_figures
+
+    total = mutation_figures(load_config(), seed=seed).total
+    assert total.faithful >= 250 and total.absent >= 3000
+    assert total.refused <= TARGET_FAITHFUL_REFUSED * total.faithful
+    assert total.caught >= TARGET_ABSENT_CAUGHT * total.absent
+    assert total.guard_refused <= 0.05 * total.guard_faithful
 
 
 def test_superbiz_eval_mutations_runs() -> None:
