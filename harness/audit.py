@@ -108,6 +108,13 @@ class RunFinished:
     guard_verdict: str | None = None
     guard_reason: str | None = None
     """Audit only; never shown to users."""
+    released_content: dict[str, Any] | None = None
+    """The data of the run's ``content`` event exactly as it was sent (``{"content_type", "payload"}``: the report,
+    fallback, knowledge or system answer the user saw, already redacted and bounded by the release); None when the
+    run sent no content (a failure, a cancellation)."""
+    cited_tool_calls: list[dict[str, str]] | None = None
+    """For a released DIAGNOSIS_REPORT, ``[{"ref": "R1", "tool_call_id": "call_…"}, …]``: the tool call behind each
+    of its references, in order; None otherwise."""
 
 
 class AuditSink(Protocol):

@@ -4,7 +4,10 @@ Five tables (``init_schema`` creates them):
 
 * ``chat_session``: one row per session, owned by the principal that claimed it first;
 * ``diagnosis_run``: one row per run, inserted RUNNING at ``run_started`` and completed at ``run_finished``.
-  ``release_outcome`` stays NULL until the run finishes, so a run that crashed mid-way is never SUCCESS;
+  ``release_outcome`` stays NULL until the run finishes, so a run that crashed mid-way is never SUCCESS.
+  ``released_content`` is the run's ``content`` event data as the client received it (the same JSON text the
+  gateway sends), written by the finish itself; ``cited_tool_calls`` names the tool call behind each reference of
+  a released report;
 * ``agent_step``: one row per model attempt of any role (metadata only: role, attempt number, tokens,
   duration, outcome or failure kind);
 * ``tool_invocation``: one row per tool call (the columns of the seed's table plus ``tool_call_id``,
@@ -94,6 +97,7 @@ TRUNCATION_MARK = "…"
 _DATETIME = DateTime().with_variant(mysql.DATETIME(fsp=6), "mysql", "mariadb")
 _BIGINT_ID = BigInteger().with_variant(Integer(), "sqlite")  # SQLite autoincrements INTEGER PRIMARY KEY only
 _JSON = JSON(none_as_null=True)
+_LONG_TEXT = Text().with_variant(mysql.LONGTEXT(), "mysql", "mariadb")
 # utf8mb4_bin: ids compare exactly (as on SQLite); a case-insensitive collation would make "Session-A" and
 # "session-a" one session, shared by two principals.
 _TABLE_OPTIONS = {
@@ -143,6 +147,10 @@ diagnosis_run = Table(
     # The order in which the session's runs finished (1, 2, ...): "the latest finished run" must not depend
     # on clock resolution (two runs can finish within one tick).
     Column("finish_seq", BigInteger),
+    # The content event's data as sent, kept as its JSON text (a JSON column on MySQL reorders object keys): what
+    # the user saw, byte for byte. NULL for a run that sent no content (a failure, a cancellation).
+    Column("released_content", _LONG_TEXT),
+    Column("cited_tool_calls", _JSON),
     # session_id lookups use the leading column of these two indexes.
     Index("idx_diagnosis_run_session_started", "session_id", "started_at"),
     Index("idx_diagnosis_run_session_finish", "session_id", "finish_seq"),
@@ -221,7 +229,9 @@ guard_check = Table(
     **_TABLE_OPTIONS,
 )
 
-ADDED_COLUMNS = frozenset({("agent_step", "attempt")})
+ADDED_COLUMNS = frozenset(
+    {("agent_step", "attempt"), ("diagnosis_run", "released_content"), ("diagnosis_run", "cited_tool_calls")}
+)
 """Nullable columns a later version added to an existing table: ``init_schema`` adds them (ALTER TABLE ADD
 COLUMN); rows written before keep NULL there. Any other missing column needs a migration by hand."""
 
@@ -340,6 +350,24 @@ def bounded_previous_turn(published: Mapping[str, Any], max_chars: int, max_docu
 
 def _json_dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def released_text(content: Mapping[str, Any]) -> str:
+    """A content event's data as the gateway serialises it on the SSE stream (``json.dumps``, non-ASCII kept)."""
+    return json.dumps(dict(content), ensure_ascii=False)
+
+
+def released_content(run: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A ``diagnosis_run`` row's released content, parsed (None when the run released none, or an older version
+    recorded it)."""
+    stored = run.get("released_content")
+    if not stored:
+        return None
+    try:
+        parsed = json.loads(stored)
+    except ValueError:
+        return None
+    return parsed if isinstance(parsed, dict) else None
 
 
 def _is_memory(url: URL) -> bool:
@@ -526,6 +554,13 @@ def _finish_runs(connection: Connection, finished: Sequence[RunFinished]) -> Non
                 total_duration_ms=record.duration_ms,
                 finished_at=_db_time(record.finished_at),
                 finish_seq=seq,
+                released_content=None if record.released_content is None else released_text(record.released_content),
+                cited_tool_calls=None
+                if record.cited_tool_calls is None
+                else [
+                    {"ref": _clip(cited["ref"], 16), "tool_call_id": audit_text(cited["tool_call_id"], 128)}
+                    for cited in record.cited_tool_calls
+                ],
             )
         ).rowcount
         if updated:
@@ -717,9 +752,10 @@ class SqlAuditStore:
         return [row["run_id"] for row in await self._call(self._select, query)]
 
     async def runs(self, since: datetime, outcome: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
-        """Runs started at or after ``since``, newest first, without their published result; ``outcome``
-        (SUCCESS, FALLBACK, FAILED, CANCELLED or RUNNING) keeps only runs in that state."""
-        columns = [column for column in diagnosis_run.columns if column.name != "published_result"]
+        """Runs started at or after ``since``, newest first, without their published result or released content;
+        ``outcome`` (SUCCESS, FALLBACK, FAILED, CANCELLED or RUNNING) keeps only runs in that state."""
+        left_out = {"published_result", "released_content", "cited_tool_calls"}
+        columns = [column for column in diagnosis_run.columns if column.name not in left_out]
         query = select(*columns).where(diagnosis_run.c.started_at >= _db_time(since))
         if outcome is not None:
             query = query.where(diagnosis_run.c.status == outcome)

@@ -32,12 +32,18 @@ class FallbackType(StrEnum):
     """The SemanticGuard timed out, failed or answered invalidly on its last attempt."""
 
 
+def reference_labels(draft: Draft) -> dict[str, str]:
+    """``tool_call_id -> "R1", "R2", …``: the label each cited call's reference carries in the report, in order of
+    first citation (the audit keeps the same mapping, so a reference names the tool call behind it)."""
+    return {call: f"R{index}" for index, call in enumerate(draft.cited_tool_call_ids(), start=1)}
+
+
 def report_payload(draft: Draft, verified: Mapping[str, InvocationRecord], kinds: Kinds) -> dict[str, Any]:
     """The DIAGNOSIS_REPORT content: conclusion, analysis, action_plan, recommendations, limitations, references.
 
     Raises ValueError when the draft cites a call that is not in ``verified``: release only a checked draft.
     """
-    labels = {call: f"R{index}" for index, call in enumerate(draft.cited_tool_call_ids(), start=1)}
+    labels = reference_labels(draft)
     missing = [call for call in labels if call not in verified]
     if missing:
         raise ValueError("the draft cites tool calls that did not pass the EvidenceGuard")

@@ -57,7 +57,7 @@ from harness.logs import bound
 from harness.metrics import NoMetrics, RunMetrics
 from harness.model import ChatMessage, ChatModel, ModelReply, ModelRequest, Role, ToolCall, Usage
 from harness.ports import AgentPort, GuardPort, ToolPort
-from harness.release import FallbackType, fallback_payload, knowledge_fallback_payload, report_payload
+from harness.release import FallbackType, fallback_payload, knowledge_fallback_payload, reference_labels, report_payload
 from harness.run_context import RunContext
 from harness.run_state import RunStatus
 from harness.semantic_guard import GuardRequest, GuardVerdict
@@ -131,6 +131,8 @@ class _Outcome:
     fallback_reason: str | None = None
     published_result: dict[str, Any] | None = None
     guard: GuardVerdict | None = None
+    cited_tool_calls: list[dict[str, str]] | None = None
+    """The tool call behind each reference of a released report (``harness.audit.RunFinished``)."""
 
 
 @dataclass
@@ -206,6 +208,8 @@ class Run:
         """Guard decisions recorded for this run (``guard_check`` rows)."""
         self._guard_step: int | None = None
         """The step of the SemanticGuard's latest attempt, None before its first."""
+        self._released: dict[str, Any] | None = None
+        """The data of the ``content`` event this run sent, as sent: the audit keeps it with the finish record."""
 
     @property
     def run_id(self) -> str:
@@ -418,7 +422,10 @@ class Run:
             limitations=list(draft.limitations.missing_info),
             source_documents=source_documents(check.verified, kinds),
         )
-        return _Outcome(RunStatus.SUCCESS, published_result=published.model_dump(), guard=verdict)
+        cited = [{"ref": label, "tool_call_id": call} for call, label in reference_labels(draft).items()]
+        return _Outcome(
+            RunStatus.SUCCESS, published_result=published.model_dump(), guard=verdict, cited_tool_calls=cited
+        )
 
     async def _semantic_guard(self, request: GuardRequest) -> GuardVerdict:
         config = self._services.config.harness.semantic_guard
@@ -669,6 +676,8 @@ class Run:
         if self.ctx.cancellation.cancelled:
             return
         self.events.put_nowait(self._sequence.accept(event))
+        if event.event == "content":
+            self._released = event.data
 
     def _emit_final(self, final: events.RunEvent, outcome: events.Outcome) -> None:
         self._emit(final)
@@ -759,6 +768,8 @@ class Run:
             finished_at=self.ctx.clock.now(),
             guard_verdict=outcome.guard.verdict if outcome.guard else None,
             guard_reason=outcome.guard.reason if outcome.guard else None,
+            released_content=self._released,
+            cited_tool_calls=outcome.cited_tool_calls if self._released is not None else None,
         )
         await self._audited(self._services.audit.run_finished(record))
         log.info(

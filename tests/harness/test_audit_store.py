@@ -8,6 +8,7 @@ finished run" must never depend on clock resolution.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import uuid
 from collections.abc import Iterator
@@ -34,6 +35,8 @@ from harness.audit_store import (
     SchemaChanges,
     SqlAuditStore,
     chat_session,
+    released_content,
+    released_text,
 )
 from harness.scripted_model import ScriptedChatModel, reply
 from tests.harness.run_support import GOOD_DRAFT, SUPPORTED, diagnosis_model, draft, run_once, services
@@ -494,7 +497,7 @@ EXPECTED_COLUMNS = {
         "run_id", "session_id", "principal", "query", "intent", "status", "release_outcome", "fallback_type",
         "fallback_reason", "published_result", "guard_verdict", "guard_reason", "model_calls", "input_tokens",
         "output_tokens", "total_tokens", "tool_call_count", "total_duration_ms", "started_at", "finished_at",
-        "finish_seq",
+        "finish_seq", "released_content", "cited_tool_calls",
     },
     "agent_step": {
         "id", "run_id", "session_id", "step_index", "agent_name", "has_tool_call", "duration_ms", "input_tokens",
@@ -868,6 +871,7 @@ async def test_runs_since_a_time_newest_first_filtered_by_outcome(store: SqlAudi
     assert [run["run_id"] for run in await store.runs(since, "RUNNING")] == ["running"]
     assert [run["run_id"] for run in await store.runs(since, limit=1)] == ["running"]
     assert all("published_result" not in run for run in await store.runs(since))
+    assert all("released_content" not in run for run in await store.runs(since))
 
 
 async def test_run_ids_by_their_start_treat_like_wildcards_as_text(store: SqlAuditStore) -> None:
@@ -877,3 +881,93 @@ async def test_run_ids_by_their_start_treat_like_wildcards_as_text(store: SqlAud
     assert await store.run_ids_starting_with("abc%") == ["abc%9"]
     assert await store.run_ids_starting_with("abc", limit=5) == ["abc%9", "abcX123", "abc_123"]
     assert await store.run_ids_starting_with("nope") == []
+
+
+# -- the released answer ---------------------------------------------------------------------------------------
+
+RELEASED = {
+    "content_type": "DIAGNOSIS_REPORT",
+    "payload": {
+        "conclusion": {"text": "支付超时与连接池耗尽有关", "based_on_analysis_ids": ["a1"]},
+        "analysis": [{"analysis_id": "a1", "kind": "NORMAL", "text": "HikariCP 等待超时 " * 40, "references": ["R1"]}],
+        "references": [{"ref": "R1", "source_type": "LOG", "source": "order-service", "value": 30000, "ratio": 0.25}],
+        "zeta": None,
+        "alpha": [],
+    },
+}
+"""Keys out of alphabetical order, non-ASCII text, numbers, a null: a JSON column would keep none of it exactly."""
+
+
+async def test_the_released_content_is_kept_as_it_was_sent_with_the_finish(store: SqlAuditStore) -> None:
+    cited = [{"ref": "R1", "tool_call_id": "call_l1"}, {"ref": "R2", "tool_call_id": "call_k1"}]
+    await store.run_started(started("released"))
+    await store.run_started(started("failed"))
+    await store.run_finished(replace(finished("released"), released_content=RELEASED, cited_tool_calls=cited))
+    await store.run_finished(finished("failed", status="FAILED"))
+
+    row, failed = await store.run("released"), await store.run("failed")
+    assert row is not None and failed is not None
+    assert row["released_content"] == json.dumps(RELEASED, ensure_ascii=False) == released_text(RELEASED)
+    assert list(released_content(row) or {}) == ["content_type", "payload"]
+    assert list((released_content(row) or {})["payload"]) == list(RELEASED["payload"])
+    assert row["cited_tool_calls"] == cited
+    assert failed["released_content"] is None and failed["cited_tool_calls"] is None
+    assert released_content(failed) is None
+
+
+async def test_a_later_finish_does_not_replace_the_released_content(store: SqlAuditStore) -> None:
+    await store.run_started(started("run-1"))
+    await store.run_finished(replace(finished("run-1"), released_content=RELEASED))
+    await store.run_finished(replace(finished("run-1", status="FAILED"), fallback_reason="SUPERVISOR_LOST"))
+    row = await store.run("run-1")
+    assert row is not None and row["status"] == "SUCCESS" and released_content(row) == RELEASED
+
+
+@pytest.mark.parametrize("backend", SQL_BACKENDS)
+def test_an_audit_schema_without_the_released_answer_is_upgraded_and_keeps_its_runs(
+    request: pytest.FixtureRequest, backend: str, tmp_path: Path
+) -> None:
+    settings = _settings(request, backend, tmp_path)
+    store = SqlAuditStore(settings, ManualClock(AT))
+    try:
+        METADATA.drop_all(store.engine)
+        store.init_schema()
+        with store.engine.begin() as connection:  # the diagnosis_run of the previous version
+            connection.execute(sa.text("ALTER TABLE diagnosis_run DROP COLUMN released_content"))
+            connection.execute(sa.text("ALTER TABLE diagnosis_run DROP COLUMN cited_tool_calls"))
+            connection.execute(
+                sa.text(
+                    "INSERT INTO diagnosis_run (run_id, session_id, principal, query, status, release_outcome,"
+                    " started_at, finished_at, finish_seq) VALUES ('old-run', 'session-1', 'alice', 'q', 'SUCCESS',"
+                    " 'SUCCESS', '2026-07-01 00:00:00', '2026-07-01 00:00:01', 1)"
+                )
+            )
+
+        assert sorted(store.init_schema().added_columns) == [
+            "diagnosis_run.cited_tool_calls",
+            "diagnosis_run.released_content",
+        ]
+        assert store.init_schema().added_columns == ()  # idempotent
+
+        asyncio.run(store.run_started(started("new-run")))
+        asyncio.run(store.run_finished(replace(finished("new-run"), released_content=RELEASED)))
+        old, new = asyncio.run(store.run("old-run")), asyncio.run(store.run("new-run"))
+        assert old is not None and old["status"] == "SUCCESS" and released_content(old) is None
+        assert new is not None and new["released_content"] == released_text(RELEASED)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("intent", list(INTENT_RUNS))
+async def test_a_run_records_the_content_it_sent(store: SqlAuditStore, intent: str) -> None:
+    outcome = await run_once(services(_intent_model(intent), audit=store), INTENT_RUNS[intent], session_id="s-c")
+    [sent] = [event.data for event in outcome.events if event.event == "content"]
+    row = await store.run(outcome.run.run_id)
+    assert row is not None and row["released_content"] == json.dumps(sent, ensure_ascii=False)
+    if intent == "DIAGNOSIS":
+        labels = [reference["ref"] for reference in sent["payload"]["references"]]
+        assert [cited["ref"] for cited in row["cited_tool_calls"]] == labels
+        recorded = {tool["tool_call_id"] for tool in await store.tool_invocations(outcome.run.run_id)}
+        assert {cited["tool_call_id"] for cited in row["cited_tool_calls"]} <= recorded
+    else:
+        assert row["cited_tool_calls"] is None
