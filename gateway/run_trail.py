@@ -4,8 +4,9 @@
 The tree follows the run: its model steps in order (role, attempt, outcome, tokens, duration), under each step
 the tool calls its reply asked for (evidence status, error code) and the guard decision that judged its output
 (EvidenceGuard failure codes, the SemanticGuard's verdict), then the release: outcome, fallback type and
-reason, the SemanticGuard's audit reason. A call or decision tied to no step (the Harness's own knowledge lookup,
-a guard input refused before any call) sits under "harness".
+reason, the SemanticGuard's audit reason, and the content the user received (the report's sections with the tool
+call behind each reference, the fallback, the knowledge or system answer). A call or decision tied to no step
+(the Harness's own knowledge lookup, a guard input refused before any call) sits under "harness".
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from rich.markup import escape as escape_markup
 from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
+
+from harness.audit_store import released_content
 
 Row = Mapping[str, Any]
 
@@ -145,7 +148,89 @@ def trail_tree(trail: RunTrail) -> Tree:
         release.add(f"SemanticGuard {_styled(run['guard_verdict'])}{reason}")
     if status == "RUNNING":
         release.add("no terminal state recorded yet (still running, or its supervisor was lost)")
+    _add_released(release, run, {tool["tool_call_id"]: tool for tool in trail.tools})
     return tree
+
+
+def _ids(values: Any) -> str:
+    return f"  ({escape(', '.join(str(value) for value in values))})" if values else ""
+
+
+def _confirm(item: Mapping[str, Any]) -> str:
+    return " · [bold]needs human confirmation[/bold]" if item.get("requires_human_confirmation") else ""
+
+
+def _texts(node: Tree, title: str, items: Any) -> None:
+    if items:
+        branch = node.add(title)
+        for item in items:
+            branch.add(escape(item))
+
+
+def _source(item: Mapping[str, Any]) -> str:
+    return " · ".join(escape(item[key]) for key in ("source_type", "source", "scope") if item.get(key))
+
+
+def _add_released(release: Tree, run: Row, tools: Mapping[str, Row]) -> None:
+    """The content the run released, as the user received it (stored by the finish, shown section by section)."""
+    content = released_content(run)
+    if content is None:
+        if run["status"] in ("SUCCESS", "FALLBACK") and "released_content" in run:
+            release.add("content: not recorded (a run recorded before the audit kept it)")
+        return
+    payload = content.get("payload") or {}
+    node = release.add(f"content [bold]{escape(content.get('content_type'))}[/bold]")
+    if not isinstance(payload, Mapping):
+        node.add(escape(payload))
+        return
+    if "answer" in payload:
+        node.add(f"answer: {escape(payload['answer'])}")
+    if payload.get("message"):
+        node.add(f"message: {escape(payload['message'])}")
+    conclusion = payload.get("conclusion")
+    if isinstance(conclusion, Mapping):
+        node.add(f"conclusion: {escape(conclusion.get('text'))}{_ids(conclusion.get('based_on_analysis_ids'))}")
+    if payload.get("analysis"):
+        branch = node.add("analysis")
+        for item in payload["analysis"]:
+            refs = f"  [{escape(', '.join(item.get('references') or ()))}]" if item.get("references") else ""
+            branch.add(
+                f"{escape(item.get('analysis_id'))} {escape(item.get('kind'))}: {escape(item.get('text'))}{refs}"
+            )
+    if payload.get("action_plan"):
+        branch = node.add("action plan")
+        for item in payload["action_plan"]:
+            branch.add(f"{escape(item.get('action'))}{_ids(item.get('based_on_analysis_ids'))}{_confirm(item)}")
+    if payload.get("recommendations"):
+        branch = node.add("recommendations")
+        for item in payload["recommendations"]:
+            branch.add(f"{escape(item.get('text'))}{_ids(item.get('based_on_analysis_ids'))}{_confirm(item)}")
+    limitations = payload.get("limitations")
+    if isinstance(limitations, Mapping):
+        branch = node.add(f"limitations: {escape(limitations.get('scope'))}")
+        for missing in limitations.get("missing_info") or ():
+            branch.add(f"missing: {escape(missing)}")
+    else:
+        _texts(node, "limitations", limitations)
+    _texts(node, "next steps", payload.get("next_steps"))
+    if payload.get("verified_sources"):
+        branch = node.add("verified sources")
+        for item in payload["verified_sources"]:
+            branch.add(_source(item))
+    if payload.get("references"):
+        behind = {cited["ref"]: cited["tool_call_id"] for cited in run.get("cited_tool_calls") or ()}
+        branch = node.add("references")
+        for item in payload["references"]:
+            if not isinstance(item, Mapping):
+                branch.add(escape(item))
+                continue
+            if "ref" not in item:  # a knowledge answer's document
+                shown = [item.get(key) for key in ("document_id", "breadcrumb", "source")]
+                branch.add(" · ".join(escape(value) for value in shown if value) or escape(item))
+                continue
+            call = behind.get(item["ref"])
+            tool = f" → {escape(call)} {escape(tools[call]['tool_name'])}" if call in tools else ""
+            branch.add(f"{escape(item['ref'])}{tool} · {_source(item)}")
 
 
 def runs_table(runs: Sequence[Row], since: datetime, outcome: str | None) -> Group:

@@ -20,7 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from config.loader import ConfigError, load_config
 from config.units import parse_duration
-from harness.audit_store import SqlAuditStore, connect_url
+from harness.audit_store import SqlAuditStore, connect_url, released_content
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -142,7 +142,8 @@ def runs_show(args: argparse.Namespace) -> int:
         print(failed, file=sys.stderr)
         return failed.code
     if args.json:
-        print(_json({"run": trail.run, "steps": trail.steps, "tool_calls": trail.tools, "guard_checks": trail.checks}))
+        run = {**trail.run, "released_content": released_content(trail.run)}  # the stored JSON text, parsed
+        print(_json({"run": run, "steps": trail.steps, "tool_calls": trail.tools, "guard_checks": trail.checks}))
     else:
         _console().print(trail_tree(trail))
     return EXIT_OK

@@ -218,3 +218,41 @@ def test_text_from_users_and_models_cannot_drive_the_terminal(
     assert "\x1b" not in out and "\x07" not in out and "\r" not in out
     assert "\\x1b[2J" in out and "[bold red]not markup[/bold red]" in out
     assert out.count("not markup") == 2  # the query and the tool call id, both shown
+
+
+def test_show_prints_the_released_report_with_the_tool_call_behind_each_reference(
+    audit: tuple[Path, dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    config, ids = audit
+    code, out, _ = _cli(capsys, config, "runs", "show", ids["repaired"], "--json")
+    assert code == 0
+    content = json.loads(out)["run"]["released_content"]
+    assert content["content_type"] == "DIAGNOSIS_REPORT"
+    payload = content["payload"]
+    code, out, _ = _cli(capsys, config, "runs", "show", ids["repaired"])
+    lines = [line.strip("│├└─ ") for line in out.splitlines()]
+    assert "content DIAGNOSIS_REPORT" in lines
+    assert any(line.startswith(f"conclusion: {payload['conclusion']['text']}") for line in lines)
+    for item in payload["analysis"]:
+        assert any(line.startswith(f"{item['analysis_id']} {item['kind']}: {item['text']}") for line in lines)
+    references = [line for line in lines[lines.index("references") + 1 :] if line.startswith("R")]
+    tools = {"call_k1": "lookup_knowledge", "call_l1": "query_logs", "call_m1": "query_mysql"}
+    assert [line.split(" · ")[0] for line in references] == [
+        f"{ref['ref']} → {call} {tools[call]}"
+        for ref, call in zip(payload["references"], ("call_l1", "call_m1", "call_k1"), strict=True)
+    ]
+
+
+def test_show_prints_the_released_fallback_and_knowledge_answer(
+    audit: tuple[Path, dict[str, str]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    config, ids = audit
+    code, out, _ = _cli(capsys, config, "runs", "show", ids["refused"])
+    lines = [line.strip("│├└─ ") for line in out.splitlines()]
+    assert code == 0 and "content FALLBACK" in lines
+    assert any(line.startswith("message: ") for line in lines) and "next steps" in lines
+    assert "verified sources" in lines and "结论超出证据范围" not in out.split("content FALLBACK")[1]
+    code, out, _ = _cli(capsys, config, "runs", "show", ids["knowledge"])
+    lines = [line.strip("│├└─ ") for line in out.splitlines()]
+    assert code == 0 and "content KNOWLEDGE_ANSWER" in lines and "answer: ERR_TIMEOUT 表示请求超时。" in lines
+    assert "references" in lines and any(line.startswith("payment-system-overview#") for line in lines)
