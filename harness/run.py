@@ -403,6 +403,11 @@ class Run:
             message = f"no valid verdict after {exhausted.attempts} attempt(s)"
             self._audit_check("semantic", "UNAVAILABLE", self._guard_step, ((str(exhausted.last_kind), message),))
             return self._fallback(guard_unavailable(f"GUARD_{exhausted.last_kind}"), sources)
+        except BudgetExhausted as exhausted:  # the run's deadline clipped the guard: a guard timeout (§4.4, §10.3)
+            self._services.metrics.guard_verdict("UNAVAILABLE", time.monotonic() - guard_started)
+            message = "the run's deadline passed before a verdict"
+            self._audit_check("semantic", "UNAVAILABLE", self._guard_step, ((exhausted.reason, message),))
+            return self._fallback(guard_unavailable(f"GUARD_{exhausted.reason}"), sources)
         self._services.metrics.guard_verdict(verdict.verdict, time.monotonic() - guard_started)
         failures = () if verdict.verdict == "SUPPORTED" else (("UNSUPPORTED", verdict.reason),)
         self._audit_check("semantic", verdict.verdict, self._guard_step, failures)

@@ -692,3 +692,33 @@ async def test_the_offline_model_writes_its_draft_when_the_tool_budget_runs_out(
     assert outcome.status is RunStatus.SUCCESS
     assert outcome.first("content")["content_type"] == "DIAGNOSIS_REPORT"
     assert outcome.audit.finished[-1].fallback_reason is None
+
+
+@pytest.mark.parametrize("first_guard", ["clipped", "timed_out_then_clipped"])
+async def test_the_run_deadline_passing_during_the_guard_is_semantic_unavailable(first_guard: str) -> None:
+    """Issue 19: a guard attempt clipped by the run's deadline is a guard timeout (§4.4, §4.7, §10.3), released as
+    SEMANTIC_UNAVAILABLE with the verified sources, never a technical failure."""
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), reply(None, KNOWLEDGE, LOGS), reply(None, MYSQL), reply(GOOD_DRAFT))
+    attempt = "1s" if first_guard == "timed_out_then_clipped" else "2s"  # the last attempt is clipped either way
+    model.script("guard", Delay(5, SUPPORTED), Delay(5, SUPPORTED))
+    settings = config(
+        run={"deadline": "2s"},
+        agent={"max-duration": "1s", "final-call-reserve": "300ms"},
+        **{"semantic-guard": {"attempt-timeout": attempt, "total-timeout": "2s"}},
+    )
+    outcome = await run_once(services(model, settings))
+    assert outcome.status is RunStatus.FALLBACK
+    assert outcome.names[-2:] == ["content", "done"] and "failure" not in outcome.names
+    payload = outcome.first("content")["payload"]
+    assert payload["type"] == "SEMANTIC_UNAVAILABLE" and payload["verified_sources"]
+    assert outcome.events[-1].data == {"outcome": "FALLBACK"}
+    finished = outcome.audit.finished[-1]
+    assert (finished.status, finished.fallback_type, finished.fallback_reason) == (
+        "FALLBACK",
+        "SEMANTIC_UNAVAILABLE",
+        "GUARD_DEADLINE",
+    )
+    [_evidence, semantic] = outcome.audit.checks
+    assert (semantic.guard, semantic.verdict) == ("semantic", "UNAVAILABLE")
+    assert len(model.requests_of("guard")) == (2 if first_guard == "timed_out_then_clipped" else 1)
