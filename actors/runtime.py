@@ -203,9 +203,8 @@ class HarnessClient:
     stream, and one protocol serves both. Stopping the iteration early (a client disconnect) closes, and so
     cancels, the run. If the supervisor dies mid-run the client still ends the stream instead of hanging: with
     ``failure`` + ``done(FAILED)`` before the run's content or failure, with the ``done`` it released after it.
-    A supervisor that Ray is restarting is waited for (up to
-    ``RESTART_WAIT_S``) and the run opened again: Ray fails, rather than queues, a call to a restarting actor
-    when ``max_task_retries`` is 0.
+    A supervisor that Ray is restarting is waited for (up to ``RESTART_WAIT_S``) and the run opened again: Ray
+    fails, rather than queues, a call to a restarting actor when ``max_task_retries`` is 0.
     """
 
     def __init__(self, config: AppConfig) -> None:

@@ -722,3 +722,42 @@ async def test_the_run_deadline_passing_during_the_guard_is_semantic_unavailable
     [_evidence, semantic] = outcome.audit.checks
     assert (semantic.guard, semantic.verdict) == ("semantic", "UNAVAILABLE")
     assert len(model.requests_of("guard")) == (2 if first_guard == "timed_out_then_clipped" else 1)
+
+
+async def test_every_tool_action_counts_against_the_tool_budget_whatever_its_outcome() -> None:
+    """Issue 19, §4.2: a call with a bad or reused id, to a tool not offered or with bad arguments is charged like
+    any call (to the tool it names when the run offers it), recorded as a Tool ERROR, and the next budget line
+    says so."""
+    calls = (
+        ("bad id!", "lookup_knowledge", {"query": "x"}),
+        ("call_x", "delete_everything", {}),
+        ("call_y", "query_logs", {"topic": "NOPE", "query": "x"}),
+        KNOWLEDGE,
+        (KNOWLEDGE[0], "lookup_knowledge", {"query": "again"}),
+    )
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), reply(None, *calls), reply(draft(("a1", "NORMAL", ["call_k1"]))))
+    model.script("guard", SUPPORTED)
+    outcome = await run_once(services(model, config(agent={"max-tool-calls": 6})))
+    usage = outcome.run.ctx.budget.usage()
+    assert (usage.tool_calls, dict(usage.tool_calls_by_tool)) == (5, {"lookup_knowledge": 3, "query_logs": 1})
+    line = model.requests_of("agent")[2].messages[-1].content
+    assert line.startswith("剩余预算：工具调用 1/6（")
+    codes = [tool.error_code for tool in outcome.audit.tools]
+    assert sorted(codes, key=str) == sorted(
+        ["INVALID_TOOL_CALL_ID", "TOOL_NOT_ALLOWED", "INVALID_ARGUMENTS", None, "DUPLICATE_TOOL_CALL_ID"], key=str
+    )
+    assert outcome.audit.finished[-1].tool_calls == 5
+
+
+async def test_invalid_tool_calls_past_the_budget_are_refused_as_budget_exhausted() -> None:
+    calls = (("bad id!", "lookup_knowledge", {"query": "x"}), ("call_x", "delete_everything", {}), KNOWLEDGE)
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), reply(None, *calls), reply(draft(("a1", "NORMAL", ["call_k1"]))))
+    model.script("repair", reply(draft(("a1", "NORMAL", ["call_k1"]))))
+    outcome = await run_once(services(model, config(agent={"max-tool-calls": 2})))
+    codes = {tool.tool_call_id: tool.error_code for tool in outcome.audit.tools}
+    assert codes == {"bad id!": "INVALID_TOOL_CALL_ID", "call_x": "TOOL_NOT_ALLOWED", "call_k1": "BUDGET_EXHAUSTED"}
+    assert outcome.run.ctx.budget.usage().tool_calls == 2
+    final = model.requests_of("agent")[2]
+    assert final.tools == () and final.messages[-1].content == final_instruction("TOOL_CALLS")
