@@ -253,6 +253,7 @@ class Run:
         return _History(last_intent, last_query, previous)
 
     async def _route_and_answer(self, history: asyncio.Future[_History]) -> _Outcome:
+        self.ctx.cancellation.raise_if_cancelled()  # cancelled before it started (while QUEUED): nothing runs
         self._emit(events.status("ROUTING"))
         last_intent, last_query, previous = await history
         try:
