@@ -275,7 +275,8 @@ class Run:
         return await self._diagnose(previous)
 
     async def _route(self, router_input: RouterInput) -> Intent:
-        timeout_s = self._services.config.model.timeout_s
+        config = self._services.config
+        timeout_s = min(config.model.timeout_s, config.harness.run.router_attempt_timeout)  # its share of the run
 
         async def attempt(number: int) -> Intent:
             messages = router_messages(router_input)

@@ -512,9 +512,9 @@ async def test_the_deadline_ends_a_slow_agent_in_the_fallback() -> None:
     model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
     model.script("agent", reply(PLAN), reply(None, KNOWLEDGE), Delay(10, reply(GOOD_DRAFT)))
     settings = config(
-        run={"deadline": "2s"},
+        run={"deadline": "2s", "router-attempt-timeout": "100ms"},
         agent={"max-duration": "1s"},
-        **{"semantic-guard": {"attempt-timeout": "1s", "total-timeout": "1s"}},
+        **{"semantic-guard": {"attempt-timeout": "400ms", "total-timeout": "400ms"}},
     )
     outcome = await run_once(services(model, settings))
     assert outcome.status is RunStatus.FALLBACK
@@ -702,11 +702,16 @@ async def test_the_run_deadline_passing_during_the_guard_is_semantic_unavailable
     model.script("agent", reply(PLAN), reply(None, KNOWLEDGE, LOGS), reply(None, MYSQL), reply(GOOD_DRAFT))
     attempt = "1s" if first_guard == "timed_out_then_clipped" else "2s"  # the last attempt is clipped either way
     model.script("guard", Delay(5, SUPPORTED), Delay(5, SUPPORTED))
-    settings = config(
-        run={"deadline": "2s"},
+    fitting = config(
+        run={"deadline": "60s", "router-attempt-timeout": "100ms"},
         agent={"max-duration": "1s", "final-call-reserve": "300ms"},
         **{"semantic-guard": {"attempt-timeout": attempt, "total-timeout": "2s"}},
     )
+    # Budgets that fit the deadline leave no margin for the Harness's own work (the checks, the store, the audit),
+    # so the deadline can still pass during the guard; a deadline shorter than the budgets (which `config check`
+    # refuses) makes it pass there every time.
+    harness = fitting.harness.model_copy(update={"run": fitting.harness.run.model_copy(update={"deadline": 2.0})})
+    settings = fitting.model_copy(update={"harness": harness})
     outcome = await run_once(services(model, settings))
     assert outcome.status is RunStatus.FALLBACK
     assert outcome.names[-2:] == ["content", "done"] and "failure" not in outcome.names
@@ -761,3 +766,17 @@ async def test_invalid_tool_calls_past_the_budget_are_refused_as_budget_exhauste
     assert outcome.run.ctx.budget.usage().tool_calls == 2
     final = model.requests_of("agent")[2]
     assert final.tools == () and final.messages[-1].content == final_instruction("TOOL_CALLS")
+
+
+async def test_a_router_attempt_is_bounded_by_its_own_timeout() -> None:
+    """The router's share of the run's time (``harness.run.router-attempt-timeout``, budgeted by config check) is
+    what each attempt may take, however long model.timeout-s is."""
+    model = ScriptedChatModel().script(
+        "router", Delay(5, reply({"intent": "DIAGNOSIS"})), Delay(5, reply({"intent": "DIAGNOSIS"}))
+    )
+    settings = config(run={"router-attempt-timeout": "200ms"})
+    assert settings.model.timeout_s > 5
+    outcome = await run_once(services(model, settings))
+    assert outcome.status is RunStatus.FAILED and outcome.first("failure")["code"] == "ROUTING_UNAVAILABLE"
+    assert [(step.role, step.outcome) for step in outcome.audit.steps] == [("router", "TIMEOUT")] * 2
+    assert outcome.audit.finished[-1].duration_ms < 2000
