@@ -201,10 +201,10 @@ class HarnessClient:
     rest is long-polled: per supervisor (and event loop) one ``EventPump`` polls the events of all the runs
     this client opened there, so an event costs a fraction of a message; Ray Client (``ray://``) cannot
     stream, and one protocol serves both. Stopping the iteration early (a client disconnect) closes, and so
-    cancels, the run. If the supervisor dies mid-run the client still ends the stream with ``failure`` +
-    ``done(FAILED)`` instead of hanging. A supervisor that Ray is restarting is waited for (up to
-    ``RESTART_WAIT_S``) and the run opened again: Ray fails, rather than queues, a call to a restarting actor
-    when ``max_task_retries`` is 0.
+    cancels, the run. If the supervisor dies mid-run the client still ends the stream instead of hanging: with
+    ``failure`` + ``done(FAILED)`` before the run's content or failure, with the ``done`` it released after it.
+    A supervisor that Ray is restarting is waited for (up to ``RESTART_WAIT_S``) and the run opened again: Ray
+    fails, rather than queues, a call to a restarting actor when ``max_task_retries`` is 0.
     """
 
     def __init__(self, config: AppConfig) -> None:
@@ -251,11 +251,11 @@ class HarnessClient:
                     yield sequence.accept(event)
         except (RayError, RunGone):
             if not sequence.finished:
-                for event in self._broken(sequence, "RUN_UNAVAILABLE", "FAILED"):
+                for event in self._broken(sequence, "RUN_UNAVAILABLE"):
                     yield event
         except GatewayStopping:
             supervisor.close.remote(run_id)  # cancelled and recorded CANCELLED by its supervisor
-            for event in self._broken(sequence, "SERVICE_STOPPING", "FAILED"):
+            for event in self._broken(sequence, "SERVICE_STOPPING"):
                 yield event
         finally:
             pump.unfollow(run_id)
@@ -285,12 +285,10 @@ class HarnessClient:
                 pump.stop_all()
 
     @staticmethod
-    def _broken(sequence: EventSequence, code: str, outcome: events.Outcome) -> list[RunEvent]:
-        closing = []
-        if not sequence.final_sent:
-            closing.append(sequence.accept(events.failure(code)))
-        closing.append(sequence.accept(events.done(outcome)))
-        return closing
+    def _broken(sequence: EventSequence, code: str) -> list[RunEvent]:
+        """The end of a stream its run cannot end: ``failure(code)`` + done(FAILED) before the final event, the
+        done the final event released after it (``EventSequence.closing``)."""
+        return sequence.closing(code)
 
 
 async def _answering(supervisor: ActorHandle) -> None:

@@ -191,7 +191,12 @@ class RunSupervisor:
     async def _drive(self, start: StartRun, feed: RunFeed) -> None:
         run_id = str(start.run_id)
         try:
-            async with self._slots:
+            try:
+                await self._slots.acquire()
+            except asyncio.CancelledError:  # stopped while QUEUED: its client was shown the run id
+                await self._record_unstarted(start)
+                return
+            try:
                 run = Run(self._services, start, announced=True)
                 self._runs[run_id] = run
                 execution = asyncio.ensure_future(run.execute())
@@ -210,10 +215,19 @@ class RunSupervisor:
                         await asyncio.wait_for(asyncio.shield(execution), STOP_GRACE_S)
                 finally:
                     self._runs.pop(run_id, None)
+            finally:
+                self._slots.release()
         except asyncio.CancelledError:
             pass
         finally:
             self._drivers.pop(run_id, None)
+
+    async def _record_unstarted(self, start: StartRun) -> None:
+        """A run stopped before it had a slot still ends in its one terminal state, CANCELLED, with its rows."""
+        run = Run(self._services, start, announced=True)
+        run.cancel("CANCELLED_WHILE_QUEUED")
+        with contextlib.suppress(Exception, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(run.execute()), STOP_GRACE_S)
 
     async def _reap(self) -> None:
         """Cancel the runs whose client is gone and forget their feeds."""

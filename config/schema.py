@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -129,10 +130,16 @@ class Section(BaseModel):
 class RunSettings(Section):
     """The whole run, from routing to release."""
 
-    # routing (two short router attempts, ~5 s) + agent.max-duration (180 s, repair included) + the SemanticGuard's
-    # semantic-guard.total-timeout (45 s) = 230 s, inside 240 s. A router attempt that runs into model.timeout-s
-    # is not budgeted for: the run then has less time, and the deadline still bounds it.
+    # The run's time budgets must fit inside it (``HarnessSettings._time_budgets_fit``, issue 19): routing
+    # (retry.intent-router.max-attempts 2 × router-attempt-timeout 10 s) + agent.max-duration (180 s, its repair
+    # included) + the SemanticGuard (retry.semantic-guard.max-attempts 2 × attempt-timeout 20 s, at most its
+    # total-timeout 45 s) = 240 s. So the deadline never clips the guard's last attempt under the defaults.
     deadline: PositiveDuration = Field(default=duration("240s"), description="Deadline of one run, set at StartRun.")
+    # a router reply is one short JSON object (~1-3 s from a real model); a slow attempt is retried once.
+    router_attempt_timeout: PositiveDuration = Field(
+        default=duration("10s"),
+        description="Ceiling of one intent-router attempt (and never more than model.timeout-s).",
+    )
 
 
 class AgentBudget(Section):
@@ -491,8 +498,44 @@ class PlanSettings(Section):
     )
 
 
-ROUTING_ALLOWANCE_S = 15.0
-"""The time of a run's routing (two short router attempts) that a derived agent.max-duration leaves to it."""
+def _seconds(value: float) -> str:
+    return f"{value:g}s"
+
+
+@dataclass(frozen=True)
+class TimePlan:
+    """The worst-case time of each phase of a run, which together must fit ``harness.run.deadline``: the router's
+    attempts, the agent (plan, tool turns, final draft and its repair: all under agent.max-duration) and the
+    SemanticGuard's attempts (bounded by its total-timeout)."""
+
+    router_attempts: int
+    router_attempt_s: float
+    agent_s: float
+    guard_attempts: int
+    guard_attempt_s: float
+    guard_total_s: float
+
+    @property
+    def guard_s(self) -> float:
+        return min(self.guard_attempts * self.guard_attempt_s, self.guard_total_s)
+
+    @property
+    def around_agent_s(self) -> float:
+        """What routing and the guard take: the time a derived agent.max-duration leaves to them."""
+        return self.router_attempts * self.router_attempt_s + self.guard_s
+
+    @property
+    def total_s(self) -> float:
+        return self.around_agent_s + self.agent_s
+
+    def describe(self) -> str:
+        guard = f"guard {self.guard_attempts}×{_seconds(self.guard_attempt_s)}"
+        if self.guard_total_s < self.guard_attempts * self.guard_attempt_s:
+            guard = f"guard {_seconds(self.guard_total_s)} (total-timeout)"
+        return (
+            f"router {self.router_attempts}×{_seconds(self.router_attempt_s)} + agent {_seconds(self.agent_s)} "
+            f"(repair included) + {guard} = {_seconds(self.total_s)}"
+        )
 
 
 def _section(data: dict[str, Any], name: str) -> dict[str, Any] | None:
@@ -525,24 +568,40 @@ class HarnessSettings(Section):
     @classmethod
     def _agent_time_from_a_shorter_deadline(cls, data: Any) -> Any:
         """A configuration that shortens run.deadline and says nothing of agent.max-duration gives the agent what
-        the deadline leaves after routing (ROUTING_ALLOWANCE_S) and the SemanticGuard's total-timeout, at most the
-        default, instead of being refused for a default it never wrote."""
+        the deadline leaves after routing and the SemanticGuard (:class:`TimePlan`), at most the default, instead
+        of being refused for a default it never wrote."""
         if not isinstance(data, dict):
             return data
-        agent, run, guard = (_section(data, name) for name in ("agent", "run", "semantic-guard"))
+        agent, run, guard, retry = (_section(data, name) for name in ("agent", "run", "semantic-guard", "retry"))
         if agent is None or run is None or _given(agent, "max-duration") is not None:
             return data
         try:
             deadline = parse_duration(_given(run, "deadline"))
-            guard_total = _given(guard or {}, "total-timeout")
-            guard_s = parse_duration(guard_total) if guard_total is not None else _GUARD_TOTAL_DEFAULT_S
-        except ValueError:
+            plan = TimePlan(
+                router_attempts=int(_attempts(retry, "intent-router", RetrySettings().intent_router.max_attempts)),
+                router_attempt_s=_duration_of(run, RunSettings, "router-attempt-timeout"),
+                agent_s=0.0,
+                guard_attempts=int(_attempts(retry, "semantic-guard", RetrySettings().semantic_guard.max_attempts)),
+                guard_attempt_s=_duration_of(guard, SemanticGuardSettings, "attempt-timeout"),
+                guard_total_s=_duration_of(guard, SemanticGuardSettings, "total-timeout"),
+            )
+        except (ValueError, TypeError):
             return data  # refused below, with its own message
         default = float(AgentBudget.model_fields["max_duration"].default)
-        left = deadline - ROUTING_ALLOWANCE_S - guard_s
+        left = deadline - plan.around_agent_s
         if left <= 0 or left >= default:
             return data
         return {**data, "agent": {**agent, "max-duration": format_duration(left)}}
+
+    def time_plan(self) -> TimePlan:
+        return TimePlan(
+            router_attempts=self.retry.intent_router.max_attempts,
+            router_attempt_s=self.run.router_attempt_timeout,
+            agent_s=self.agent.max_duration,
+            guard_attempts=self.retry.semantic_guard.max_attempts,
+            guard_attempt_s=self.semantic_guard.attempt_timeout,
+            guard_total_s=self.semantic_guard.total_timeout,
+        )
 
     @model_validator(mode="after")
     def _time_budgets_fit(self) -> HarnessSettings:
@@ -550,11 +609,31 @@ class HarnessSettings(Section):
             raise PydanticCustomError("deadline_order", "agent.max-duration must not exceed run.deadline")
         if self.semantic_guard.total_timeout > self.run.deadline:
             raise PydanticCustomError("deadline_order", "semantic-guard.total-timeout must not exceed run.deadline")
+        plan = self.time_plan()
+        if plan.total_s > self.run.deadline:
+            raise PydanticCustomError(
+                "deadline_sum",
+                "the run's time budgets cannot fit its deadline: {sum} > harness.run.deadline {deadline}",
+                {"sum": plan.describe(), "deadline": _seconds(self.run.deadline)},
+            )
         if self.evidence.ttl < self.run.deadline + TTL_SAFETY_BUFFER_S:
             raise PydanticCustomError(
                 "ttl_too_short", "evidence.ttl must exceed run.deadline by at least a 5m safety buffer"
             )
         return self
+
+
+def _attempts(retry: dict[str, Any] | None, name: str, default: int) -> Any:
+    """``retry.<name>.max-attempts`` of a mapping still being validated, or its default."""
+    policy = _section(retry or {}, name)
+    given = _given(policy, "max-attempts") if policy is not None else None
+    return default if given is None else given
+
+
+def _duration_of(section: dict[str, Any] | None, model: type[Section], name: str) -> float:
+    """A duration of a section still being validated, in seconds, or its field's default."""
+    given = _given(section or {}, name)
+    return parse_duration(given) if given is not None else float(model.model_fields[name.replace("-", "_")].default)
 
 
 class RedisSettings(Section):

@@ -80,6 +80,8 @@ class BudgetLedger:
     started_at: float = field(init=False)
     _model_calls: int = field(default=0, init=False)
     _tool_calls: dict[str, int] = field(default_factory=dict, init=False)
+    _unattributed: int = field(default=0, init=False)
+    """Tool actions charged to the total only: calls of a tool the run does not offer."""
     _input_tokens: int = field(default=0, init=False)
     _output_tokens: int = field(default=0, init=False)
     _exhausted_reason: str | None = field(default=None, init=False)
@@ -103,10 +105,15 @@ class BudgetLedger:
             self._input_tokens += input_tokens
             self._output_tokens += output_tokens
 
-    def charge_tool_call(self, tool_name: str) -> None:
+    def charge_tool_call(self, tool_name: str | None) -> None:
+        """Charge one tool action (§4.2: every new one counts, whatever its outcome) to the total and to
+        ``tool_name``'s own limit; None: an action that names no tool of the run, charged to the total only."""
         with self._lock:
-            if sum(self._tool_calls.values()) >= self.limits.max_tool_calls:
+            if sum(self._tool_calls.values()) + self._unattributed >= self.limits.max_tool_calls:
                 self._exhaust(TOOL_CALLS)
+            if tool_name is None:
+                self._unattributed += 1
+                return
             if self._tool_calls.get(tool_name, 0) >= self.limits.calls_of(tool_name):
                 self._exhaust(tool_calls_reason(tool_name))
             self._tool_calls[tool_name] = self._tool_calls.get(tool_name, 0) + 1
@@ -121,7 +128,7 @@ class BudgetLedger:
         with self._lock:
             return BudgetUsage(
                 model_calls=self._model_calls,
-                tool_calls=sum(self._tool_calls.values()),
+                tool_calls=sum(self._tool_calls.values()) + self._unattributed,
                 tool_calls_by_tool=MappingProxyType(dict(self._tool_calls)),
                 input_tokens=self._input_tokens,
                 output_tokens=self._output_tokens,

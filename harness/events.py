@@ -1,7 +1,10 @@
 """Run events (ISS-014 §4.7): ``metadata -> status* -> content|failure -> done``.
 
 The only things a client ever receives from a run. Builders here fix every shape; ``EventSequence`` enforces
-the order (metadata first and once, content or failure at most once and never both, done last and once).
+the order (metadata first and once, content or failure exactly once and never both, done last and once, and only
+after the content or failure) and that done's outcome is the one the final event released (``DONE_OUTCOMES``).
+Whoever ends a stream the run itself cannot end (its supervisor lost) asks the sequence for the closing events
+(``EventSequence.closing``): a failure and done(FAILED) before the final event, after it the done it released.
 """
 
 from __future__ import annotations
@@ -41,6 +44,17 @@ FAILURE_MESSAGES = {
 }
 
 
+DONE_OUTCOMES: dict[str, tuple[Outcome, ...]] = {
+    "DIAGNOSIS_REPORT": ("SUCCESS",),
+    "KNOWLEDGE_ANSWER": ("SUCCESS",),
+    "SYSTEM_ANSWER": ("SUCCESS", "FALLBACK"),  # FALLBACK: the fixed capability text replaced the model's answer
+    "FALLBACK": ("FALLBACK",),
+    "failure": ("FAILED",),
+}
+"""The outcomes done may carry after each final event (a content by its type, or a failure); the first is the one a
+stream closed on the run's behalf carries."""
+
+
 class RunEvent(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -76,6 +90,8 @@ class EventSequence:
     def __init__(self, announced: bool = False) -> None:
         """``announced``: metadata was already sent on this run's behalf (by the supervisor, before admission)."""
         self._seen: list[EventName] = ["metadata"] if announced else []
+        self._final: str | None = None
+        """What the final event released: a content's type, ``failure``, or None before it."""
 
     @property
     def finished(self) -> bool:
@@ -87,7 +103,7 @@ class EventSequence:
 
     @property
     def final_sent(self) -> bool:
-        return "content" in self._seen or "failure" in self._seen
+        return self._final is not None
 
     def accept(self, event: RunEvent) -> RunEvent:
         name, seen = event.event, self._seen
@@ -95,11 +111,25 @@ class EventSequence:
             raise InvalidTransition("no event may follow done")
         if (name == "metadata") != (not seen):
             raise InvalidTransition("metadata must be the first event, and only the first")
-        if name == "status" and ("content" in seen or "failure" in seen):
+        if name == "status" and self.final_sent:
             raise InvalidTransition("status after the final content/failure")
-        if name in ("content", "failure") and ("content" in seen or "failure" in seen):
+        if name in ("content", "failure") and self.final_sent:
             raise InvalidTransition("at most one content or failure")
-        if name == "done" and event.data.get("outcome") == "FAILED" and "content" in seen:
-            raise InvalidTransition("a run that released content cannot end FAILED")
+        if name == "done":
+            if self._final is None:
+                raise InvalidTransition("done only after the final content or failure")
+            if event.data.get("outcome") not in DONE_OUTCOMES[self._final]:
+                raise InvalidTransition(f"done {event.data.get('outcome')} does not match the final {self._final}")
+        if name in ("content", "failure"):
+            self._final = str(event.data.get("content_type")) if name == "content" else "failure"
         seen.append(name)
         return event
+
+    def closing(self, code: str) -> list[RunEvent]:
+        """The events that end this stream when the run cannot (its supervisor lost), accepted here: ``failure(code)``
+        and done(FAILED) before the final event, the done that event released after it, none after done."""
+        if self.finished:
+            return []
+        if self._final is None:
+            return [self.accept(failure(code)), self.accept(done("FAILED"))]
+        return [self.accept(done(DONE_OUTCOMES[self._final][0]))]

@@ -7,6 +7,7 @@
 | a budget or the deadline ended it | SEMANTIC_UNSUPPORTED | calls that found evidence | BUDGET_<reason> | its own |
 | the SemanticGuard said UNSUPPORTED | SEMANTIC_UNSUPPORTED | verified | GUARD_UNSUPPORTED | type's |
 | the SemanticGuard timed out or failed | SEMANTIC_UNAVAILABLE | verified | GUARD_<kind> | type's |
+| the run's deadline passed during the SemanticGuard | SEMANTIC_UNAVAILABLE | verified | GUARD_DEADLINE | type's |
 
 Citation rules are the §4.3 rules and the shape of the draft: it parses, its analyses cite READY calls of this run
 whose evidence status their kind may cite, its conclusion, actions and recommendations rest on its analyses, and

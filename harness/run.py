@@ -257,6 +257,7 @@ class Run:
         return _History(last_intent, last_query, previous)
 
     async def _route_and_answer(self, history: asyncio.Future[_History]) -> _Outcome:
+        self.ctx.cancellation.raise_if_cancelled()  # cancelled before it started (while QUEUED): nothing runs
         self._emit(events.status("ROUTING"))
         last_intent, last_query, previous = await history
         try:
@@ -278,7 +279,8 @@ class Run:
         return await self._diagnose(previous)
 
     async def _route(self, router_input: RouterInput) -> Intent:
-        timeout_s = self._services.config.model.timeout_s
+        config = self._services.config
+        timeout_s = min(config.model.timeout_s, config.harness.run.router_attempt_timeout)  # its share of the run
 
         async def attempt(number: int) -> Intent:
             messages = router_messages(router_input)
@@ -407,6 +409,11 @@ class Run:
             message = f"no valid verdict after {exhausted.attempts} attempt(s)"
             self._audit_check("semantic", "UNAVAILABLE", self._guard_step, ((str(exhausted.last_kind), message),))
             return self._fallback(guard_unavailable(f"GUARD_{exhausted.last_kind}"), sources)
+        except BudgetExhausted as exhausted:  # the run's deadline clipped the guard: a guard timeout (§4.4, §10.3)
+            self._services.metrics.guard_verdict("UNAVAILABLE", time.monotonic() - guard_started)
+            message = "the run's deadline passed before a verdict"
+            self._audit_check("semantic", "UNAVAILABLE", self._guard_step, ((exhausted.reason, message),))
+            return self._fallback(guard_unavailable(f"GUARD_{exhausted.reason}"), sources)
         self._services.metrics.guard_verdict(verdict.verdict, time.monotonic() - guard_started)
         failures = () if verdict.verdict == "SUPPORTED" else (("UNSUPPORTED", verdict.reason),)
         self._audit_check("semantic", verdict.verdict, self._guard_step, failures)

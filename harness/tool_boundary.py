@@ -1,9 +1,11 @@
 """The tool boundary of one run (ISS-014 §4.2 "Tool 边界", §6): the only way any tool is called.
 
-Before: the tool_call_id is checked (charset, length, unique in this run), the tool must be one this run
-offers, the arguments must parse and match the tool's schema, and the call is charged to the budget. A call over
-the budget (in total or of its tool) is a Tool ERROR ``BUDGET_EXHAUSTED``, recorded like any other, and the run
-goes on: the caller decides what the next turn offers.
+Before: the call is charged to the budget, whatever comes of it (§4.2: every new tool action counts; to the tool
+it names when the run offers it, else to the total only), then the tool_call_id is checked (charset, length,
+unique in this run), the tool must be one this run offers and the arguments must parse and match the tool's
+schema; a call refused by any of these is a Tool ERROR that still cost its call. A call over the budget (in total
+or of its tool) is a Tool ERROR ``BUDGET_EXHAUSTED``, recorded like any other, and the run goes on: the caller
+decides what the next turn offers.
 After: the raw response goes to the invocation store (PROJECTING), the tool's projector makes the bounded
 agent_result, which is stored (READY | ERROR) and is all the caller ever gets back. A failure anywhere yields
 a Tool ERROR envelope with a fixed, safe message; the raw response never passes through.
@@ -114,27 +116,39 @@ class ToolBoundary:
     async def call(self, call: ToolCall) -> dict[str, Any]:
         """Run one tool call the model asked for; returns only the agent_result (or a Tool ERROR)."""
         started, started_at = time.monotonic(), self._ctx.clock.now()
+        ensure_open(self._ctx)
+        offered = self._offered.get(call.name)
+        recordable = is_tool_call_id(call.id) and call.id not in self._seen_ids
+        try:  # every tool action is charged, whatever its outcome (§4.2): a refused one too
+            self._ctx.budget.charge_tool_call(call.name if offered is not None else None)
+        except BudgetExhausted as exhausted:  # refused and recorded like any Tool ERROR; the run goes on
+            message = MESSAGES[BUDGET_EXHAUSTED] if exhausted.reason == TOOL_CALLS else TOOL_BUDGET_EXHAUSTED
+            if not recordable:
+                return self._refuse(call, BUDGET_EXHAUSTED, started, message)
+            self._seen_ids.add(call.id)
+            parsed = self._arguments(call, offered)[0]
+            arguments = parsed if parsed is not None else self._unparsed(call)
+            tool_name = call.name if offered is not None else "unknown_tool"
+            return await self._fail(call.id, tool_name, arguments, BUDGET_EXHAUSTED, message, started, started_at)
         if not is_tool_call_id(call.id):
             return self._refuse(call, INVALID_TOOL_CALL_ID, started)
         if call.id in self._seen_ids:
             return self._refuse(call, DUPLICATE_TOOL_CALL_ID, started)
         self._seen_ids.add(call.id)
-        offered = self._offered.get(call.name)
         arguments, problem = self._arguments(call, offered)
         if offered is None or problem is not None:
             code = TOOL_NOT_ALLOWED if offered is None else INVALID_ARGUMENTS
             message = problem if offered is not None and problem is not None else MESSAGES[code]
             tool_name = call.name if offered is not None else "unknown_tool"
             if arguments is None:  # kept for the audit as a bounded excerpt of what the model wrote
-                arguments = {UNPARSED_ARGUMENTS: clip(str(call.arguments), UNPARSED_ARGUMENTS_CHARS)[0]}
+                arguments = self._unparsed(call)
             return await self._fail(call.id, tool_name, arguments, code, message, started, started_at)
-        ensure_open(self._ctx)
-        try:
-            self._ctx.budget.charge_tool_call(call.name)
-        except BudgetExhausted as exhausted:  # refused and recorded like any Tool ERROR; the run goes on
-            message = MESSAGES[BUDGET_EXHAUSTED] if exhausted.reason == TOOL_CALLS else TOOL_BUDGET_EXHAUSTED
-            return await self._fail(call.id, call.name, arguments, BUDGET_EXHAUSTED, message, started, started_at)
         return await self.execute(call.id, call.name, arguments, offered.projector, started, started_at)
+
+    @staticmethod
+    def _unparsed(call: ToolCall) -> dict[str, Any]:
+        """What the audit keeps of arguments that are not one object: a bounded excerpt of what the model wrote."""
+        return {UNPARSED_ARGUMENTS: clip(str(call.arguments), UNPARSED_ARGUMENTS_CHARS)[0]}
 
     async def execute(
         self,
@@ -215,10 +229,11 @@ class ToolBoundary:
     def _arguments(call: ToolCall, offered: OfferedTool | None) -> tuple[dict[str, Any] | None, str | None]:
         return parse_arguments(call.arguments, offered.spec if offered is not None else None)
 
-    def _refuse(self, call: ToolCall, code: str, started: float) -> dict[str, Any]:
+    def _refuse(self, call: ToolCall, code: str, started: float, message: str | None = None) -> dict[str, Any]:
         """A call that cannot even be recorded (bad or reused id): nothing is written, the first record stays."""
-        self._on_audit(self._invocation(str(call.id)[:128], call.name, {}, code, MESSAGES[code], started, 0, None))
-        return error_envelope(str(call.id)[:128], code, MESSAGES[code])
+        message = message or MESSAGES[code]
+        self._on_audit(self._invocation(str(call.id)[:128], call.name, {}, code, message, started, 0, None))
+        return error_envelope(str(call.id)[:128], code, message)
 
     async def _fail(
         self,

@@ -162,3 +162,36 @@ async def test_offline_model_diagnosis_on_ray_cites_all_four_tools(
     assert {ref["source_type"] for ref in report["references"]} == {"LOG", "MYSQL", "KNOWLEDGE", "METRIC"}
     codes = [event.data["code"] for event in events if event.event == "status"]
     assert "PLANNING" in codes and "SEMANTIC_VALIDATING" in codes
+
+
+async def test_a_run_cancelled_while_queued_is_recorded_cancelled_once(
+    ray_session: None, redis_url: str, fake: FakeOpenAI, runtimes: list
+) -> None:
+    """Issue 19: its client was shown the run id, so a run that never got a slot still has its one terminal row."""
+    fake.script("router", reply(json.dumps({"intent": "DIAGNOSIS"})))
+    fake.script("agent", reply(json.dumps(PLAN, ensure_ascii=False)), hang())
+    config = ray_config(redis_url=redis_url, base_url=fake.base_url, ray={"max-active-runs": 1})
+    runtimes.append(config)
+    HarnessClient(config)
+    supervisor = ray.get_actor(supervisor_name(0), namespace=config.ray.namespace)
+    await supervisor.open.remote(StartRun(session_id="s-busy", query=QUERY, run_id="run-busy"), "reader-q")
+    while fake.attempts("agent") < 2:  # the only slot is held by a run waiting on its model
+        await supervisor.poll.remote("reader-q", ["run-busy"], 0.1)
+    queued = "run-queued"
+    await supervisor.open.remote(StartRun(session_id="s-queued", query=QUERY, run_id=queued), "reader-q")
+    polled = await supervisor.poll.remote("reader-q", [queued], 1)
+    assert [event.data.get("code") for event in polled[queued]] == ["QUEUED"]
+    await supervisor.close.remote(queued)
+    audit = SqlAuditStore(config.audit)
+    try:
+        row = None
+        for _ in range(100):
+            row = await audit.run(queued)
+            if row is not None and row["status"] not in (None, "RUNNING"):
+                break
+            await asyncio.sleep(0.1)
+        assert row is not None and (row["status"], row["release_outcome"]) == ("CANCELLED", "CANCELLED")
+        assert row["session_id"] == "s-queued" and fake.attempts("router") == 1  # it never routed
+    finally:
+        audit.close()
+        await supervisor.close.remote("run-busy")

@@ -302,10 +302,27 @@ def test_semantic_guard_total_below_the_attempt_timeout_is_rejected() -> None:
     )
 
 
-def test_agent_duration_may_equal_the_run_deadline() -> None:
-    config = load({"harness": {"run": {"deadline": "60s"}, "agent": {"max-duration": "1m"}}})
+def test_agent_duration_may_take_what_routing_and_the_guard_leave_of_the_run_deadline() -> None:
+    """router 2×10s + agent + guard 2×20s may equal the deadline (issue 19)."""
+    config = load({"harness": {"run": {"deadline": "100s"}, "agent": {"max-duration": "40s"}}})
 
-    assert config.harness.agent.max_duration == config.harness.run.deadline
+    assert config.harness.time_plan().total_s == config.harness.run.deadline == 100.0
+
+
+def test_time_budgets_beyond_the_run_deadline_are_rejected_with_their_sum() -> None:
+    rejected(
+        {"harness": {"run": {"deadline": "100s"}, "agent": {"max-duration": "41s"}}},
+        "harness",
+        "router 2×10s + agent 41s (repair included) + guard 2×20s = 101s > harness.run.deadline 100s",
+    )
+    base = {"run": {"deadline": "100s"}, "agent": {"max-duration": "41s"}}
+    one_router_attempt = {**base, "retry": {"intent-router": {"max-attempts": 1}}}
+    assert load({"harness": one_router_attempt}).harness.time_plan().total_s == 91.0
+    short_guard = load({"harness": {**base, "semantic-guard": {"total-timeout": "30s"}}}).harness.time_plan()
+    assert (short_guard.total_s, short_guard.describe()) == (
+        91.0,
+        "router 2×10s + agent 41s (repair included) + guard 30s (total-timeout) = 91s",
+    )
 
 
 def test_agent_duration_beyond_the_run_deadline_is_rejected() -> None:
@@ -338,18 +355,22 @@ def test_a_shorter_agent_keeps_half_of_its_time_for_the_draft_when_no_reserve_is
 
 def test_a_shorter_deadline_gives_the_agent_what_routing_and_the_guard_leave() -> None:
     harness = load({"harness": {"run": {"deadline": "150s"}}}).harness
-    assert (harness.agent.max_duration, harness.agent.final_call_reserve) == (150.0 - 15 - 45, 45.0)
+    # router 2×10s, guard 2×20s (under its 45s total-timeout)
+    assert (harness.agent.max_duration, harness.agent.final_call_reserve) == (150.0 - 20 - 40, 45.0)
     guard = {"attempt-timeout": "10s", "total-timeout": "20s"}
     harness = load({"harness": {"run": {"deadline": "150s"}, "semantic-guard": guard}}).harness
-    assert harness.agent.max_duration == 115.0
-    given = load({"harness": {"run": {"deadline": "150s"}, "agent": {"max-duration": "100s"}}}).harness
-    assert given.agent.max_duration == 100.0  # what the file says stands
+    assert harness.agent.max_duration == 150.0 - 2 * 10 - 2 * 10  # the router's and the guard's attempts
+    assert harness.time_plan().total_s == 150.0
+    given = load({"harness": {"run": {"deadline": "150s"}, "agent": {"max-duration": "80s"}}}).harness
+    assert given.agent.max_duration == 80.0  # what the file says stands
 
 
 def test_the_default_time_budgets_fit_inside_the_run_deadline() -> None:
     harness = load({}).harness
-    routing = 15.0
-    assert routing + harness.agent.max_duration + harness.semantic_guard.total_timeout <= harness.run.deadline
+    assert harness.time_plan().describe() == "router 2×10s + agent 180s (repair included) + guard 2×20s = 240s"
+    assert harness.time_plan().total_s <= harness.run.deadline == 240.0
+    explicit = load({"harness": {"run": {"deadline": "240s"}}}).harness
+    assert explicit.agent.max_duration == 180.0  # the defaults written out derive the default agent time
 
 
 def test_semantic_guard_total_beyond_the_run_deadline_is_rejected() -> None:

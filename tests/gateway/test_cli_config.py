@@ -284,3 +284,35 @@ def test_the_installed_console_script_checks_a_configuration(tmp_path: Path) -> 
     )
 
     assert (done.returncode, done.stdout, done.stderr) == (0, f"OK {path}\n", "")
+
+
+OVER_THE_DEADLINE = """
+harness:
+  run:
+    deadline: 240s
+  agent:
+    max-duration: 190s
+"""
+
+
+def test_check_refuses_time_budgets_that_cannot_fit_the_run_deadline_and_names_the_sum(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 19: router attempts + agent (its repair included) + guard attempts must fit harness.run.deadline, or
+    the deadline, not a budget, ends a run during the SemanticGuard."""
+    path = write(tmp_path, OVER_THE_DEADLINE)
+    assert main(["config", "check", str(path)]) == 2
+    _out, err = capsys.readouterr()
+    assert "router 2×10s + agent 190s (repair included) + guard 2×20s = 250s > harness.run.deadline 240s" in err, err
+
+
+def test_the_bundled_time_budgets_fit_the_run_deadline(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["config", "check", str(BUNDLED_DEFAULT)]) == 0
+    config = load_config(BUNDLED_DEFAULT, {})
+    harness = config.harness
+    router = harness.retry.intent_router.max_attempts * harness.run.router_attempt_timeout
+    guard = min(
+        harness.retry.semantic_guard.max_attempts * harness.semantic_guard.attempt_timeout,
+        harness.semantic_guard.total_timeout,
+    )
+    assert router + harness.agent.max_duration + guard <= harness.run.deadline

@@ -14,9 +14,9 @@ from harness.run_context import RunContext
 
 FAST = HarnessSettings.model_validate(
     {
-        "run": {"deadline": "400ms"},
-        "agent": {"max-duration": "400ms", "max-model-calls": 2, "max-tool-calls": 2},
-        "semantic-guard": {"attempt-timeout": "100ms", "total-timeout": "200ms"},
+        "run": {"deadline": "400ms", "router-attempt-timeout": "50ms"},
+        "agent": {"max-duration": "200ms", "max-model-calls": 2, "max-tool-calls": 2},
+        "semantic-guard": {"attempt-timeout": "50ms", "total-timeout": "100ms"},
     }
 )
 

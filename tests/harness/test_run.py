@@ -512,9 +512,9 @@ async def test_the_deadline_ends_a_slow_agent_in_the_fallback() -> None:
     model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
     model.script("agent", reply(PLAN), reply(None, KNOWLEDGE), Delay(10, reply(GOOD_DRAFT)))
     settings = config(
-        run={"deadline": "2s"},
+        run={"deadline": "2s", "router-attempt-timeout": "100ms"},
         agent={"max-duration": "1s"},
-        **{"semantic-guard": {"attempt-timeout": "1s", "total-timeout": "1s"}},
+        **{"semantic-guard": {"attempt-timeout": "400ms", "total-timeout": "400ms"}},
     )
     outcome = await run_once(services(model, settings))
     assert outcome.status is RunStatus.FALLBACK
@@ -692,3 +692,91 @@ async def test_the_offline_model_writes_its_draft_when_the_tool_budget_runs_out(
     assert outcome.status is RunStatus.SUCCESS
     assert outcome.first("content")["content_type"] == "DIAGNOSIS_REPORT"
     assert outcome.audit.finished[-1].fallback_reason is None
+
+
+@pytest.mark.parametrize("first_guard", ["clipped", "timed_out_then_clipped"])
+async def test_the_run_deadline_passing_during_the_guard_is_semantic_unavailable(first_guard: str) -> None:
+    """Issue 19: a guard attempt clipped by the run's deadline is a guard timeout (§4.4, §4.7, §10.3), released as
+    SEMANTIC_UNAVAILABLE with the verified sources, never a technical failure."""
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), reply(None, KNOWLEDGE, LOGS), reply(None, MYSQL), reply(GOOD_DRAFT))
+    attempt = "1s" if first_guard == "timed_out_then_clipped" else "2s"  # the last attempt is clipped either way
+    model.script("guard", Delay(5, SUPPORTED), Delay(5, SUPPORTED))
+    fitting = config(
+        run={"deadline": "60s", "router-attempt-timeout": "100ms"},
+        agent={"max-duration": "1s", "final-call-reserve": "300ms"},
+        **{"semantic-guard": {"attempt-timeout": attempt, "total-timeout": "2s"}},
+    )
+    # Budgets that fit the deadline leave no margin for the Harness's own work (the checks, the store, the audit),
+    # so the deadline can still pass during the guard; a deadline shorter than the budgets (which `config check`
+    # refuses) makes it pass there every time.
+    harness = fitting.harness.model_copy(update={"run": fitting.harness.run.model_copy(update={"deadline": 2.0})})
+    settings = fitting.model_copy(update={"harness": harness})
+    outcome = await run_once(services(model, settings))
+    assert outcome.status is RunStatus.FALLBACK
+    assert outcome.names[-2:] == ["content", "done"] and "failure" not in outcome.names
+    payload = outcome.first("content")["payload"]
+    assert payload["type"] == "SEMANTIC_UNAVAILABLE" and payload["verified_sources"]
+    assert outcome.events[-1].data == {"outcome": "FALLBACK"}
+    finished = outcome.audit.finished[-1]
+    assert (finished.status, finished.fallback_type, finished.fallback_reason) == (
+        "FALLBACK",
+        "SEMANTIC_UNAVAILABLE",
+        "GUARD_DEADLINE",
+    )
+    [_evidence, semantic] = outcome.audit.checks
+    assert (semantic.guard, semantic.verdict) == ("semantic", "UNAVAILABLE")
+    assert len(model.requests_of("guard")) == (2 if first_guard == "timed_out_then_clipped" else 1)
+
+
+async def test_every_tool_action_counts_against_the_tool_budget_whatever_its_outcome() -> None:
+    """Issue 19, §4.2: a call with a bad or reused id, to a tool not offered or with bad arguments is charged like
+    any call (to the tool it names when the run offers it), recorded as a Tool ERROR, and the next budget line
+    says so."""
+    calls = (
+        ("bad id!", "lookup_knowledge", {"query": "x"}),
+        ("call_x", "delete_everything", {}),
+        ("call_y", "query_logs", {"topic": "NOPE", "query": "x"}),
+        KNOWLEDGE,
+        (KNOWLEDGE[0], "lookup_knowledge", {"query": "again"}),
+    )
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), reply(None, *calls), reply(draft(("a1", "NORMAL", ["call_k1"]))))
+    model.script("guard", SUPPORTED)
+    outcome = await run_once(services(model, config(agent={"max-tool-calls": 6})))
+    usage = outcome.run.ctx.budget.usage()
+    assert (usage.tool_calls, dict(usage.tool_calls_by_tool)) == (5, {"lookup_knowledge": 3, "query_logs": 1})
+    line = model.requests_of("agent")[2].messages[-1].content
+    assert line.startswith("剩余预算：工具调用 1/6（")
+    codes = [tool.error_code for tool in outcome.audit.tools]
+    assert sorted(codes, key=str) == sorted(
+        ["INVALID_TOOL_CALL_ID", "TOOL_NOT_ALLOWED", "INVALID_ARGUMENTS", None, "DUPLICATE_TOOL_CALL_ID"], key=str
+    )
+    assert outcome.audit.finished[-1].tool_calls == 5
+
+
+async def test_invalid_tool_calls_past_the_budget_are_refused_as_budget_exhausted() -> None:
+    calls = (("bad id!", "lookup_knowledge", {"query": "x"}), ("call_x", "delete_everything", {}), KNOWLEDGE)
+    model = ScriptedChatModel().script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), reply(None, *calls), reply(draft(("a1", "NORMAL", ["call_k1"]))))
+    model.script("repair", reply(draft(("a1", "NORMAL", ["call_k1"]))))
+    outcome = await run_once(services(model, config(agent={"max-tool-calls": 2})))
+    codes = {tool.tool_call_id: tool.error_code for tool in outcome.audit.tools}
+    assert codes == {"bad id!": "INVALID_TOOL_CALL_ID", "call_x": "TOOL_NOT_ALLOWED", "call_k1": "BUDGET_EXHAUSTED"}
+    assert outcome.run.ctx.budget.usage().tool_calls == 2
+    final = model.requests_of("agent")[2]
+    assert final.tools == () and final.messages[-1].content == final_instruction("TOOL_CALLS")
+
+
+async def test_a_router_attempt_is_bounded_by_its_own_timeout() -> None:
+    """The router's share of the run's time (``harness.run.router-attempt-timeout``, budgeted by config check) is
+    what each attempt may take, however long model.timeout-s is."""
+    model = ScriptedChatModel().script(
+        "router", Delay(5, reply({"intent": "DIAGNOSIS"})), Delay(5, reply({"intent": "DIAGNOSIS"}))
+    )
+    settings = config(run={"router-attempt-timeout": "200ms"})
+    assert settings.model.timeout_s > 5
+    outcome = await run_once(services(model, settings))
+    assert outcome.status is RunStatus.FAILED and outcome.first("failure")["code"] == "ROUTING_UNAVAILABLE"
+    assert [(step.role, step.outcome) for step in outcome.audit.steps] == [("router", "TIMEOUT")] * 2
+    assert outcome.audit.finished[-1].duration_ms < 2000
