@@ -13,8 +13,8 @@ import yaml
 from config.loader import BUNDLED_DEFAULT, parse_config
 from gateway.cli import main
 from gateway.eval_command import run_eval
-from harness.gate import ClaimPolicy
 from harness.evaluation import bundled_dataset, load_cases
+from harness.gate import ClaimPolicy
 from tests.fake_openai import FakeOpenAI, reply
 
 

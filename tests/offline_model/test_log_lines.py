@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
+from harness.draft import parse_draft
 from harness.gate import ClaimPolicy
 from harness.gate.proposals import side_effect
-from harness.draft import parse_draft
 from offline_model.conversation import LOGS, Observation
 from offline_model.log_lines import choose, named
 from offline_model.query_facts import extract
