@@ -6,7 +6,8 @@ gate measured both ways on what models really write (issue 18, ``superbiz eval -
 :mod:`.marks`             fact tokens marked where a writer puts them (kind, value, how it was made)
 :mod:`.notation`          instants in other notations and zones, rounding, Chinese approximate numerals
 :mod:`.facts`             a fact (one true statement per language) and the patterns
-:mod:`.time_facts`        durations, conversions, ranges, dates, zones
+:mod:`.time_facts`        durations, conversions, ranges
+:mod:`.date_facts`        dates in other notations, times in a named zone
 :mod:`.count_facts`       counts of what was shown, sums, shares, two-step derivations, ratios, 四十多条
 :mod:`.name_facts`        compound ids, units carried by a name, plain quoting
 :mod:`.styles`            the seven writing styles

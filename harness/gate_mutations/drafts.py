@@ -11,6 +11,7 @@ from typing import Any
 
 from harness.draft import Draft
 from harness.gate_mutations.count_facts import count_facts
+from harness.gate_mutations.date_facts import date_facts
 from harness.gate_mutations.facts import PATTERNS, Fact
 from harness.gate_mutations.marks import Span, unmark
 from harness.gate_mutations.name_facts import name_facts
@@ -67,7 +68,7 @@ class FaithfulDraft:
 def all_facts(results: Results) -> dict[str, list[Fact]]:
     """Every fact the results allow, by pattern."""
     by_pattern: dict[str, list[Fact]] = {pattern: [] for pattern in PATTERNS}
-    for fact in (*time_facts(results), *count_facts(results), *name_facts(results)):
+    for fact in (*time_facts(results), *date_facts(results), *count_facts(results), *name_facts(results)):
         by_pattern[fact.pattern].append(fact)
     return by_pattern
 
