@@ -254,8 +254,8 @@ class HarnessClient:
                 for event in self._broken(sequence, "RUN_UNAVAILABLE"):
                     yield event
         except GatewayStopping:
-            supervisor.close.remote(run_id)  # cancelled and recorded CANCELLED by its supervisor
-            for event in self._broken(sequence, "SERVICE_STOPPING"):
+            supervisor.close.remote(run_id, events.SERVICE_STOPPING)  # its supervisor records it FAILED for it
+            for event in self._broken(sequence, events.SERVICE_STOPPING):
                 yield event
         finally:
             pump.unfollow(run_id)
@@ -276,9 +276,9 @@ class HarnessClient:
         return sum(pump.following for (_, pump_loop), pump in self._pumps.items() if pump_loop is loop)
 
     async def stop_runs(self) -> None:
-        """Cancel every run this client streams in the calling event loop that has not sent its answer yet: it
-        is recorded CANCELLED, and its stream ends with ``failure(SERVICE_STOPPING)`` and ``done(FAILED)`` (the
-        event contract's outcomes are SUCCESS, FALLBACK and FAILED)."""
+        """Cancel every run this client streams in the calling event loop that has not sent its answer yet: its
+        stream ends with ``failure(SERVICE_STOPPING)`` and ``done(FAILED)`` (the event contract's outcomes are
+        SUCCESS, FALLBACK and FAILED), and it is recorded the same, FAILED for SERVICE_STOPPING."""
         loop = asyncio.get_running_loop()
         for (_, pump_loop), pump in self._pumps.items():
             if pump_loop is loop:

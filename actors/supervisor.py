@@ -153,6 +153,8 @@ class RunSupervisor:
         self._runs: dict[str, Run] = {}
         self._feeds = FeedHub(config.ray.client_lease, config.ray.event_linger)
         self._drivers: dict[str, asyncio.Future[None]] = {}
+        self._stopping: dict[str, str] = {}
+        """Why a run that is still QUEUED was stopped, for its record."""
         self._reaper: asyncio.Future[None] | None = None
         self._slots = asyncio.Semaphore(config.ray.max_active_runs)
 
@@ -175,9 +177,10 @@ class RunSupervisor:
         """The new events of every run ``reader`` opened here (``FeedHub.poll``)."""
         return await self._feeds.poll(reader, following, wait_s)
 
-    async def close(self, run_id: str) -> None:
-        """The client stopped reading: cancel the run (it is recorded CANCELLED)."""
-        self._stop(run_id, "CLIENT_DISCONNECTED")
+    async def close(self, run_id: str, reason: str = "CLIENT_DISCONNECTED") -> None:
+        """The client stopped reading: cancel the run (recorded CANCELLED). A gateway that shuts down passes
+        ``SERVICE_STOPPING``: the run is recorded FAILED for it, as its stream ended."""
+        self._stop(run_id, events.SERVICE_STOPPING if reason == events.SERVICE_STOPPING else "CLIENT_DISCONNECTED")
 
     def _stop(self, run_id: str, reason: str) -> None:
         self._feeds.drop(run_id)
@@ -186,6 +189,8 @@ class RunSupervisor:
             run.cancel(reason)
         driver = self._drivers.get(run_id)
         if driver is not None:
+            if run is None:
+                self._stopping[run_id] = reason
             driver.cancel()
 
     async def _drive(self, start: StartRun, feed: RunFeed) -> None:
@@ -194,7 +199,7 @@ class RunSupervisor:
             try:
                 await self._slots.acquire()
             except asyncio.CancelledError:  # stopped while QUEUED: its client was shown the run id
-                await self._record_unstarted(start)
+                await self._record_unstarted(start, self._stopping.pop(run_id, "CANCELLED_WHILE_QUEUED"))
                 return
             try:
                 run = Run(self._services, start, announced=True)
@@ -221,11 +226,13 @@ class RunSupervisor:
             pass
         finally:
             self._drivers.pop(run_id, None)
+            self._stopping.pop(run_id, None)
 
-    async def _record_unstarted(self, start: StartRun) -> None:
-        """A run stopped before it had a slot still ends in its one terminal state, CANCELLED, with its rows."""
+    async def _record_unstarted(self, start: StartRun, reason: str) -> None:
+        """A run stopped before it had a slot still ends in its one terminal state (CANCELLED, or FAILED when its
+        gateway shut down), with its rows."""
         run = Run(self._services, start, announced=True)
-        run.cancel("CANCELLED_WHILE_QUEUED")
+        run.cancel(reason)
         with contextlib.suppress(Exception, asyncio.CancelledError):
             await asyncio.wait_for(asyncio.shield(run.execute()), STOP_GRACE_S)
 

@@ -34,13 +34,16 @@ STATUS_MESSAGES = {
 }
 """Fixed status codes and their user-safe messages; nothing else is ever sent as status."""
 
+SERVICE_STOPPING = "SERVICE_STOPPING"
+"""The failure a gateway that shuts down ends its unfinished streams with; also the reason it stops their runs."""
+
 FAILURE_MESSAGES = {
     "ROUTING_UNAVAILABLE": "当前暂时无法处理该请求，请稍后重试",
     "MODEL_UNAVAILABLE": "模型服务暂时不可用，请稍后重试",
     "KNOWLEDGE_UNAVAILABLE": "知识库暂时不可用，请稍后重试",
     "HARNESS_ERROR": "当前暂时无法处理该请求，请稍后重试",
     "RUN_UNAVAILABLE": "诊断服务暂时不可用，请稍后重试",
-    "SERVICE_STOPPING": "服务正在停止，本次诊断已取消，请稍后重试",
+    SERVICE_STOPPING: "服务正在停止，本次诊断已取消，请稍后重试",
 }
 
 

@@ -238,7 +238,7 @@ class Run:
         try:
             outcome = await self._route_and_answer(history)
         except (RunCancelled, asyncio.CancelledError):
-            outcome = _Outcome(RunStatus.CANCELLED)
+            outcome = self._stopped()
         except Exception:
             log.exception("run failed", extra={"run_id": self.run_id, "session_id": start.session_id})
             self._emit_final(events.failure("HARNESS_ERROR"), "FAILED")
@@ -249,11 +249,25 @@ class Run:
         await self._finish(outcome)
         return outcome.status
 
+    def _stopped(self) -> _Outcome:
+        """A run its client left is CANCELLED. One stopped by its gateway's shutdown is FAILED for
+        SERVICE_STOPPING: the gateway ended its stream with ``failure(SERVICE_STOPPING)`` + ``done(FAILED)``, and
+        the record says what the user was told."""
+        if self.ctx.cancellation.reason == events.SERVICE_STOPPING:
+            return _Outcome(RunStatus.FAILED, fallback_reason=events.SERVICE_STOPPING)
+        return _Outcome(RunStatus.CANCELLED)
+
     async def _session_history(self) -> _History:
+        """The session's earlier turns; none when the audit store cannot be read (they are context, §4.6, not
+        a precondition: the run is answered as a first turn)."""
         audit, session_id = self._services.audit, self._start.session_id
-        (last_intent, last_query), previous = await asyncio.gather(
-            audit.last_turn(session_id), audit.previous_turn(session_id)
-        )
+        try:
+            (last_intent, last_query), previous = await asyncio.gather(
+                audit.last_turn(session_id), audit.previous_turn(session_id)
+            )
+        except Exception as exc:
+            log.warning("session history unavailable: %s", type(exc).__name__, extra={"run_id": self.run_id})
+            return _History(None, None, None)
         return _History(last_intent, last_query, previous)
 
     async def _route_and_answer(self, history: asyncio.Future[_History]) -> _Outcome:

@@ -164,10 +164,24 @@ async def test_offline_model_diagnosis_on_ray_cites_all_four_tools(
     assert "PLANNING" in codes and "SEMANTIC_VALIDATING" in codes
 
 
+@pytest.mark.parametrize(
+    ("close", "recorded"),
+    [
+        ((), ("CANCELLED", "CANCELLED", None)),
+        # The soak found a gateway's shutdown recorded CANCELLED while the stream said done(FAILED).
+        (("SERVICE_STOPPING",), ("FAILED", "FAILED", "SERVICE_STOPPING")),
+    ],
+)
 async def test_a_run_cancelled_while_queued_is_recorded_cancelled_once(
-    ray_session: None, redis_url: str, fake: FakeOpenAI, runtimes: list
+    ray_session: None,
+    redis_url: str,
+    fake: FakeOpenAI,
+    runtimes: list,
+    close: tuple[str, ...],
+    recorded: tuple[str, str, str | None],
 ) -> None:
-    """Issue 19: its client was shown the run id, so a run that never got a slot still has its one terminal row."""
+    """Issue 19: its client was shown the run id, so a run that never got a slot still has its one terminal row:
+    CANCELLED when its client left, FAILED for SERVICE_STOPPING when its gateway shut down (as its stream ended)."""
     fake.script("router", reply(json.dumps({"intent": "DIAGNOSIS"})))
     fake.script("agent", reply(json.dumps(PLAN, ensure_ascii=False)), hang())
     config = ray_config(redis_url=redis_url, base_url=fake.base_url, ray={"max-active-runs": 1})
@@ -181,7 +195,7 @@ async def test_a_run_cancelled_while_queued_is_recorded_cancelled_once(
     await supervisor.open.remote(StartRun(session_id="s-queued", query=QUERY, run_id=queued), "reader-q")
     polled = await supervisor.poll.remote("reader-q", [queued], 1)
     assert [event.data.get("code") for event in polled[queued]] == ["QUEUED"]
-    await supervisor.close.remote(queued)
+    await supervisor.close.remote(queued, *close)
     audit = SqlAuditStore(config.audit)
     try:
         row = None
@@ -190,7 +204,7 @@ async def test_a_run_cancelled_while_queued_is_recorded_cancelled_once(
             if row is not None and row["status"] not in (None, "RUNNING"):
                 break
             await asyncio.sleep(0.1)
-        assert row is not None and (row["status"], row["release_outcome"]) == ("CANCELLED", "CANCELLED")
+        assert row is not None and (row["status"], row["release_outcome"], row["fallback_reason"]) == recorded
         assert row["session_id"] == "s-queued" and fake.attempts("router") == 1  # it never routed
     finally:
         audit.close()

@@ -13,6 +13,8 @@ import pytest
 
 from contract.clock import ManualClock
 from contract.vocabulary import EvidenceStatus
+from harness.agent import PreviousTurn
+from harness.audit import MemoryAudit
 from harness.errors import OperationFailed
 from harness.invocation_store import ToolCallStatus
 from harness.run import Run, StartRun
@@ -780,3 +782,22 @@ async def test_a_router_attempt_is_bounded_by_its_own_timeout() -> None:
     assert outcome.status is RunStatus.FAILED and outcome.first("failure")["code"] == "ROUTING_UNAVAILABLE"
     assert [(step.role, step.outcome) for step in outcome.audit.steps] == [("router", "TIMEOUT")] * 2
     assert outcome.audit.finished[-1].duration_ms < 2000
+
+
+class _UnreadableHistory(MemoryAudit):
+    """An audit database that is down for reads (a MariaDB restart): the session's earlier turns cannot be read."""
+
+    async def last_turn(self, session_id: str) -> tuple[str | None, str | None]:
+        raise ConnectionError("audit database unreachable")
+
+    async def previous_turn(self, session_id: str) -> PreviousTurn | None:
+        raise ConnectionError("audit database unreachable")
+
+
+async def test_a_session_history_that_cannot_be_read_is_no_history_and_the_run_goes_on() -> None:
+    """The soak found a MariaDB restart failing every run that started meanwhile with HARNESS_ERROR: the earlier
+    turns are context (§4.6), not a precondition; the run is answered as a session's first turn."""
+    model = diagnosis_model()
+    outcome = await run_once(services(model, audit=_UnreadableHistory()))
+    assert outcome.status is RunStatus.SUCCESS and outcome.first("done") == {"outcome": "SUCCESS"}
+    assert router_input(model) == {"query": QUERY, "last_intent": None, "last_user_query": None}
