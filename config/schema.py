@@ -1011,6 +1011,11 @@ class AuditSettings(Section):
     previous_turn_documents: Annotated[int, BeforeValidator(_not_bool), Field(ge=0, le=50)] = Field(
         default=5, description="Source documents kept in previous_turn (the first ones)."
     )
+    outage_wait: PositiveDuration = Field(
+        default=duration("60s"),
+        description="How long a write waits out an unreachable database (a restart, a failover), retrying, before "
+        "it fails and is logged; a run's done waits for its record at most this long.",
+    )
 
     @field_validator("url")
     @classmethod

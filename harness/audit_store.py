@@ -585,7 +585,7 @@ class SqlAuditStore:
         self._lock = threading.Lock()
         self._touch_session = _touch_session_statement(self._sqlite)
         self._insert_tool = _insert_tool_statement()
-        self._writer = GroupCommitWriter(self._engine, self._write_batch, self._serialised)
+        self._writer = GroupCommitWriter(self._engine, self._write_batch, self._serialised, settings.outage_wait)
 
     @property
     def url(self) -> str:

@@ -6,14 +6,18 @@ future on the caller's own event loop (``call_soon_threadsafe``: callers may liv
 threads). There is no timer: a write that finds the thread idle is committed at once; batches form from the
 writes that arrive while a commit is in progress.
 
-| what fails                           | what the callers get                                           |
-| ------------------------------------ | -------------------------------------------------------------- |
-| nothing                              | ``None``, after the commit (never before it)                   |
-| a batch of several writes            | rolled back; each write retried alone: only failing ones raise |
-| a lone write, its connection dropped | retried once, alone, on a fresh connection                     |
-| a lone write, anything else          | its exception                                                  |
-| no connection can be opened          | that exception, for every write of the batch not yet committed |
-| ``write`` after ``close()``          | ``AuditWriterClosed``                                          |
+| what fails                             | what the callers get                                              |
+| -------------------------------------- | ----------------------------------------------------------------- |
+| nothing                                | ``None``, after the commit (never before it)                      |
+| the database cannot be reached         | a wait: connecting is retried with backoff for ``outage_s``, then |
+| (no connection opens, or the batch's   | the batch is written again; after ``outage_s`` the exception, for |
+| connection was dropped)                | every write of the batch not yet committed                        |
+| a batch of several writes, otherwise   | rolled back; each write retried alone: only failing ones raise    |
+| a lone write, otherwise                | its exception                                                     |
+| ``write`` after ``close()``            | ``AuditWriterClosed``                                             |
+
+Writes that arrive during an outage queue behind the waiting batch and are committed after it. ``close()`` cuts
+an outage's wait short: what is still unwritten then fails.
 
 A caller that is cancelled while waiting does not withdraw its write: it is committed all the same.
 
@@ -30,6 +34,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -42,6 +47,9 @@ from sqlalchemy.pool import StaticPool
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+FIRST_PAUSE_S, MAX_PAUSE_S = 0.25, 4.0
+"""The backoff between attempts to reach a database that is down."""
 
 
 class AuditWriterClosed(Exception):
@@ -95,8 +103,11 @@ class GroupCommitWriter(Generic[T]):
         engine: Engine,
         write_batch: Callable[[Connection, Sequence[T]], None],
         guard: Callable[[], AbstractContextManager[None]],
+        outage_s: float,
     ) -> None:
         self._engine = engine
+        self._outage_s = outage_s
+        self._closing = threading.Event()
         self._write_batch = write_batch
         self._guard = guard
         # A StaticPool hands its one connection to every checkout: holding it between batches would overlap the
@@ -129,6 +140,7 @@ class GroupCommitWriter(Generic[T]):
 
     def close(self) -> None:
         """Commit every queued write, then stop the thread. Later writes raise ``AuditWriterClosed``."""
+        self._closing.set()
         with self._wakeup:
             self._closed = True
             thread = self._thread
@@ -154,22 +166,49 @@ class GroupCommitWriter(Generic[T]):
         self._release()
 
     def _commit(self, batch: list[_Waiter[T]]) -> None:
-        try:
-            connection = self._connect()
-        except Exception as exc:  # the database is unreachable: nothing of the batch can be written
-            self._settle(batch, exc)
+        connection = self._reach(batch)
+        if connection is None:
             return
         error = self._transaction(connection, batch)
-        if error is None or (len(batch) == 1 and not _dropped(error)):
+        if error is not None and _dropped(error):  # the server went away mid-batch: wait for it, then again
+            connection = self._reach(batch)
+            if connection is None:
+                return
+            error = self._transaction(connection, batch)
+        if error is None or len(batch) == 1:
             self._settle(batch, error)
             return
         for index, waiter in enumerate(batch):
-            try:
-                connection = self._connect()
-            except Exception as exc:
-                self._settle(batch[index:], exc)
+            connection = self._reach(batch[index:])
+            if connection is None:
                 return
             self._settle([waiter], self._transaction(connection, [waiter]))
+
+    def _reach(self, batch: list[_Waiter[T]]) -> Connection | None:
+        """A connection, once the database answers; None when it stayed away for ``outage_s`` (or the writer
+        closes meanwhile): the batch is then settled with the last error."""
+        deadline = time.monotonic() + self._outage_s
+        pause, waited = FIRST_PAUSE_S, False
+        while True:
+            try:
+                connection = self._connect()
+            except DBAPIError as exc:
+                if time.monotonic() + pause > deadline or self._closing.is_set():
+                    log.error("audit database unreachable for %.0f s: %d write(s) failed", self._outage_s, len(batch))
+                    self._settle(batch, exc)
+                    return None
+                if not waited:
+                    log.warning("audit database unreachable: %d write(s) wait for it", len(batch))
+                    waited = True
+                self._closing.wait(pause)
+                pause = min(pause * 2, MAX_PAUSE_S)
+                continue
+            except Exception as exc:
+                self._settle(batch, exc)
+                return None
+            if waited:
+                log.warning("audit database reachable again: writing %d write(s)", len(batch))
+            return connection
 
     def _connect(self) -> Connection:
         with self._guard():

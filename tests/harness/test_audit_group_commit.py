@@ -449,3 +449,51 @@ async def test_a_cancelled_write_is_committed_all_the_same(database: Database, s
     assert database.count(diagnosis_run) == 1
     stats = store.write_stats()
     assert (stats.rows, stats.failed) == (3, 0)  # the blocker, the cancelled write, the step
+
+
+async def test_writes_wait_out_a_database_restart_and_all_land(
+    mariadb_server: MariaDBServer, mariadb_database: str
+) -> None:
+    """The soak found a MariaDB restart losing every row written meanwhile (each write failed at once and was
+    only logged): the writer waits out an unreachable database for ``audit.outage-wait``, then commits them."""
+    store = SqlAuditStore(AuditSettings(url=mariadb_database, username="root"), ManualClock(AT))
+    METADATA.drop_all(store.engine)
+    store.init_schema()
+    try:
+        await store.run_started(started("run-1", "session-1"))
+        mariadb_server.stop()
+        try:
+            writes = [asyncio.create_task(store.model_step(step("run-1", "session-1", n))) for n in range(1, 4)]
+            writes.append(asyncio.create_task(store.run_finished(finished("run-1", "session-1"))))
+            await asyncio.sleep(1.5)
+            assert not any(write.done() for write in writes)  # waiting, neither failed nor dropped
+        finally:
+            mariadb_server.start()
+        await asyncio.wait_for(asyncio.gather(*writes), 60)
+        assert store.write_stats().failed == 0
+        assert len(await store.steps("run-1")) == 3
+        assert (await store.run("run-1"))["status"] == "SUCCESS"
+    finally:
+        store.close()
+
+
+async def test_an_outage_longer_than_the_wait_fails_the_writes_and_the_writer_goes_on(
+    mariadb_server: MariaDBServer, mariadb_database: str
+) -> None:
+    store = SqlAuditStore(AuditSettings(url=mariadb_database, username="root", outage_wait="1s"), ManualClock(AT))
+    METADATA.drop_all(store.engine)
+    store.init_schema()
+    try:
+        mariadb_server.stop()
+        try:
+            began = asyncio.get_running_loop().time()
+            with pytest.raises(sa.exc.DBAPIError):
+                await store.run_started(started("run-1", "session-1"))
+            assert 0.5 <= asyncio.get_running_loop().time() - began < 10
+        finally:
+            mariadb_server.start()
+        await store.run_started(started("run-2", "session-2"))
+        assert (await store.run("run-2"))["status"] == "RUNNING"
+        assert store.write_stats().failed == 1
+    finally:
+        store.close()
