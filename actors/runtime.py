@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import ray
@@ -24,7 +24,7 @@ from actors.names import agent_name, guard_name, pick, supervisor_name, tool_act
 from actors.supervisor import RunSupervisor
 from config.schema import AppConfig
 from harness import events
-from harness.events import EventSequence, RunEvent
+from harness.events import EventSequence, LostRun, RunEvent
 from harness.run import StartRun
 from harness.run_context import new_run_id
 from tools.registry import configured_kinds
@@ -226,12 +226,21 @@ class HarnessClient:
         checks["redis"] = all(answer["redis"] for answer in answers)
         return checks
 
-    async def chat(self, session_id: str, query: str, principal: str = "anonymous") -> AsyncIterator[RunEvent]:
+    async def chat(
+        self,
+        session_id: str,
+        query: str,
+        principal: str = "anonymous",
+        on_lost: Callable[[LostRun], Awaitable[None]] | None = None,
+    ) -> AsyncIterator[RunEvent]:
+        """``on_lost`` is awaited, before the stream's closing events go out, when the run's supervisor is lost
+        before the run ended: nobody else will record that run's end."""
         index = pick(session_id, len(self._supervisors))
         supervisor, pump = self._supervisors[index], self._pump(index)
         run_id = new_run_id()
         start = StartRun(session_id=session_id, query=query, principal=principal, run_id=run_id)
         sequence = EventSequence()
+        content: dict[str, Any] | None = None
         yield sequence.accept(events.metadata(session_id, run_id, model=self.model_label))
         batches = pump.follow(run_id)
         try:
@@ -248,10 +257,15 @@ class HarnessClient:
                 if isinstance(batch, BaseException):
                     raise batch
                 for event in batch:
+                    if event.event == "content":
+                        content = event.data
                     yield sequence.accept(event)
         except (RayError, RunGone):
             if not sequence.finished:
-                for event in self._broken(sequence, "RUN_UNAVAILABLE"):
+                closing = self._broken(sequence, "RUN_UNAVAILABLE")
+                if on_lost is not None:
+                    await on_lost(LostRun(run_id, session_id, closing[-1].data["outcome"], content))
+                for event in closing:
                     yield event
         except GatewayStopping:
             supervisor.close.remote(run_id, events.SERVICE_STOPPING)  # its supervisor records it FAILED for it

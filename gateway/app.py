@@ -31,6 +31,7 @@ from gateway.chat_request import ChatRequest, ChatRequests, Rejection
 from gateway.openapi import openapi_document
 from gateway.services import GatewayServices
 from harness.audit import AuditSink, RunFinished
+from harness.events import LostRun
 from harness.logs import bound
 
 log = logging.getLogger(__name__)
@@ -176,28 +177,26 @@ async def _events(
     backend: ChatBackend, audit: AuditSink, session_id: str, query: str, principal: str
 ) -> AsyncIterator[dict[str, str]]:
     with bound(session_id=session_id):
-        stream = backend.chat(session_id, query, principal)
-        run_id = None
+        stream = backend.chat(session_id, query, principal, on_lost=lambda lost: _record_lost(audit, lost))
         try:
             async for event in stream:
-                if event.event == "metadata":
-                    run_id = event.data.get("run_id")
-                elif event.event == "failure" and event.data.get("code") == "RUN_UNAVAILABLE" and run_id:
-                    await _record_lost(audit, str(run_id), session_id)
                 yield {"event": event.event, "data": json.dumps(event.data, ensure_ascii=False)}
         finally:
             await stream.aclose()
 
 
-async def _record_lost(audit: AuditSink, run_id: str, session_id: str) -> None:
-    """The run's supervisor died mid-run and cannot record its end: the gateway records it FAILED."""
-    log.warning("run lost with its supervisor", extra={"run_id": run_id, "code": "SUPERVISOR_LOST"})
+async def _record_lost(audit: AuditSink, lost: LostRun) -> None:
+    """The run's supervisor died before it recorded the run's end: the gateway records it as its client saw it,
+    FAILED when it died before the run's content or failure, else the outcome that content released."""
+    log.warning("run lost with its supervisor", extra={"run_id": lost.run_id, "code": "SUPERVISOR_LOST"})
+    content = lost.content
+    fallback = content["payload"].get("type") if content and content.get("content_type") == "FALLBACK" else None
     record = RunFinished(
-        run_id=run_id,
-        session_id=session_id,
+        run_id=lost.run_id,
+        session_id=lost.session_id,
         intent=None,
-        status="FAILED",
-        fallback_type=None,
+        status=lost.outcome,
+        fallback_type=fallback,
         fallback_reason="SUPERVISOR_LOST",
         published_result=None,
         model_calls=None,  # counted by the store from the rows the supervisor wrote before it died
@@ -206,11 +205,12 @@ async def _record_lost(audit: AuditSink, run_id: str, session_id: str) -> None:
         tool_calls=None,
         duration_ms=0,
         finished_at=datetime.now(UTC),
+        released_content=content,
     )
     try:
         await audit.run_finished(record)
     except Exception as exc:
-        log.error("audit write failed: %s", type(exc).__name__, extra={"run_id": run_id})
+        log.error("audit write failed: %s", type(exc).__name__, extra={"run_id": lost.run_id})
 
 
 HTTP_ERROR_CODES = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}

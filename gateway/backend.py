@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
-from harness.events import RunEvent
+from harness.events import LostRun, RunEvent
 
 
 class ChatBackend(Protocol):
-    def chat(self, session_id: str, query: str, principal: str) -> AsyncIterator[RunEvent]:
-        """One run's events; closing the iterator early cancels the run."""
+    def chat(
+        self, session_id: str, query: str, principal: str, on_lost: Callable[[LostRun], Awaitable[None]] | None = None
+    ) -> AsyncIterator[RunEvent]:
+        """One run's events; closing the iterator early cancels the run. ``on_lost`` is awaited before the
+        stream's end when the run's supervisor was lost before it recorded the run's end."""
 
     async def readiness(self) -> dict[str, bool]:
         """Named checks of everything a run needs (Ray, supervisors, Redis, audit store)."""

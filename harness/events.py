@@ -5,10 +5,12 @@ the order (metadata first and once, content or failure exactly once and never bo
 after the content or failure) and that done's outcome is the one the final event released (``DONE_OUTCOMES``).
 Whoever ends a stream the run itself cannot end (its supervisor lost) asks the sequence for the closing events
 (``EventSequence.closing``): a failure and done(FAILED) before the final event, after it the done it released.
+It is then told what the client was sent (``LostRun``), to record the run's end in its supervisor's place.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -85,6 +87,17 @@ def failure(code: str) -> RunEvent:
 
 def done(outcome: Outcome) -> RunEvent:
     return RunEvent(event="done", data={"outcome": outcome})
+
+
+@dataclass(frozen=True)
+class LostRun:
+    """A run whose supervisor was lost before it recorded its end, and how its stream was ended: the ``done``
+    outcome its client got and the data of the ``content`` event it had been sent (None if none)."""
+
+    run_id: str
+    session_id: str
+    outcome: Outcome
+    content: dict[str, Any] | None
 
 
 class EventSequence:

@@ -11,7 +11,7 @@ from ray.exceptions import RayError
 
 from actors.runtime import EventPump, HarnessClient
 from harness import events
-from harness.events import RunEvent
+from harness.events import LostRun, RunEvent
 
 
 class _Method:
@@ -45,13 +45,22 @@ class _Pump(EventPump):
             self._queues[run_id].put_nowait(batch)
 
 
-async def _stream(*batches: list[RunEvent] | BaseException) -> list[RunEvent]:
+async def _stream(*batches: list[RunEvent] | BaseException, lost: list[LostRun] | None = None) -> list[RunEvent]:
     client = HarnessClient.__new__(HarnessClient)
     supervisor = _Supervisor()
     client._supervisors = [supervisor]  # type: ignore[list-item]
     client.model_label = "fake"
     client._pumps = {(0, asyncio.get_running_loop()): _Pump(list(batches))}
-    return [event async for event in client.chat("s-1", "q")]
+    streamed: list[RunEvent] = []
+
+    async def on_lost(run: LostRun) -> None:
+        assert lost is not None
+        assert streamed[-1].event != "done"  # recorded before its client hears the end
+        lost.append(run)
+
+    async for event in client.chat("s-1", "q", on_lost=on_lost):
+        streamed.append(event)
+    return streamed
 
 
 @pytest.mark.parametrize(
@@ -65,12 +74,26 @@ async def _stream(*batches: list[RunEvent] | BaseException) -> list[RunEvent]:
 async def test_a_supervisor_lost_after_the_final_event_still_ends_the_stream_with_its_done(
     final: RunEvent, outcome: str
 ) -> None:
-    streamed = await _stream([events.status("ROUTING"), final], RayError())
+    lost: list[LostRun] = []
+    streamed = await _stream([events.status("ROUTING"), final], RayError(), lost=lost)
     assert [event.event for event in streamed] == ["metadata", "status", final.event, "done"]
     assert streamed[-1].data == {"outcome": outcome}
+    # Its supervisor never recorded its end: the caller is told what the client was sent, to record it.
+    run_id = streamed[0].data["run_id"]
+    content = final.data if final.event == "content" else None
+    assert lost == [LostRun(run_id=run_id, session_id="s-1", outcome=outcome, content=content)]
 
 
 async def test_a_supervisor_lost_before_the_final_event_ends_with_run_unavailable() -> None:
-    streamed = await _stream([events.status("ROUTING")], RayError())
+    lost: list[LostRun] = []
+    streamed = await _stream([events.status("ROUTING")], RayError(), lost=lost)
     assert [event.event for event in streamed] == ["metadata", "status", "failure", "done"]
     assert (streamed[-2].data["code"], streamed[-1].data) == ("RUN_UNAVAILABLE", {"outcome": "FAILED"})
+    assert [(run.outcome, run.content) for run in lost] == [("FAILED", None)]
+
+
+async def test_a_run_that_ends_is_never_reported_lost() -> None:
+    lost: list[LostRun] = []
+    final = events.content("DIAGNOSIS_REPORT", {"conclusion": None})
+    await _stream([events.status("ROUTING"), final, events.done("SUCCESS")], lost=lost)
+    assert lost == []

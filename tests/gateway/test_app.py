@@ -201,3 +201,17 @@ def test_only_post_is_a_chat_and_routing_errors_use_the_envelope(client: TestCli
     error(wrong_method, 405, "METHOD_NOT_ALLOWED")
     assert wrong_method.headers["allow"] == "POST"
     error(client.post("/api/chat_stream", json={"query": "x"}), 404, "NOT_FOUND")
+
+
+def test_a_run_whose_supervisor_was_lost_after_its_content_is_recorded_as_its_client_saw_it() -> None:
+    """Issue 19: a supervisor lost between the content and its finish record left the run RUNNING for good; the
+    gateway records it, with the outcome and the content its client was sent."""
+    audit = MemoryAudit()
+    backend = FakeBackend(lost_after_content=True)
+    with TestClient(create_app(config(), GatewayServices.ready(backend, audit))) as test_client:
+        events = sse(post(test_client, {"query": "hi"}).text)
+    assert [name for name, _ in events] == ["metadata", "status", "content", "done"]
+    [record] = audit.finished
+    assert (record.run_id, record.status, record.fallback_reason) == ("run-fake-1", "SUCCESS", "SUPERVISOR_LOST")
+    assert record.released_content == events[2][1]
+    assert record.model_calls is None  # counted by the store from the rows the supervisor wrote
