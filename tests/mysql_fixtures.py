@@ -68,10 +68,10 @@ class OrderDb:
             return [row[0] for row in cursor.fetchall() if fragment in row[0] and "PROCESSLIST" not in row[0]]
 
 
-@pytest.fixture(scope="session")
-def order_db(mariadb_server: MariaDBServer) -> Iterator[OrderDb]:
+def seed_order_db(server: MariaDBServer) -> OrderDb:
+    """Load the demo order_db, a large slow_db and the SELECT-only account into ``server`` (idempotent)."""
     script = mysql_script(datetime.now(UTC))
-    with mariadb_server.connect() as connection, connection.cursor() as cursor:
+    with server.connect() as connection, connection.cursor() as cursor:
         for statement in filter(None, (part.strip() for part in script.split(";\n"))):
             cursor.execute(statement)
         cursor.execute("DROP DATABASE IF EXISTS slow_db")
@@ -93,4 +93,9 @@ def order_db(mariadb_server: MariaDBServer) -> Iterator[OrderDb]:
                 cursor.execute(
                     f"GRANT SELECT ({', '.join(columns)}) ON {database}.{table} TO '{READONLY_USER}'@'127.0.0.1'"
                 )
-    yield OrderDb(mariadb_server)
+    return OrderDb(server)
+
+
+@pytest.fixture(scope="session")
+def order_db(mariadb_server: MariaDBServer) -> Iterator[OrderDb]:
+    yield seed_order_db(mariadb_server)
