@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -183,7 +182,7 @@ class Run:
         self.events: asyncio.Queue[events.RunEvent] = asyncio.Queue()
         self._announced = announced
         self._sequence = events.EventSequence(announced)
-        self._started = time.monotonic()
+        self._started = self.ctx.clock.monotonic()
         self.language = language_of(start.query)
         """The question's language: the model is asked to answer in it, and the fixed texts are its own."""
         self._stop = _Stop()
@@ -415,20 +414,20 @@ class Run:
             self._audit_check("semantic", "UNAVAILABLE", None, (("GUARD_INPUT_INVALID", "input not valid"),))
             return self._fallback(guard_unavailable("GUARD_INPUT_INVALID"), sources)
         self._emit(events.status("SEMANTIC_VALIDATING"))
-        guard_started = time.monotonic()
+        guard_started = self.ctx.clock.monotonic()
         try:
             verdict = await self._semantic_guard(request)
         except RetriesExhausted as exhausted:
-            self._services.metrics.guard_verdict("UNAVAILABLE", time.monotonic() - guard_started)
+            self._services.metrics.guard_verdict("UNAVAILABLE", self.ctx.clock.monotonic() - guard_started)
             message = f"no valid verdict after {exhausted.attempts} attempt(s)"
             self._audit_check("semantic", "UNAVAILABLE", self._guard_step, ((str(exhausted.last_kind), message),))
             return self._fallback(guard_unavailable(f"GUARD_{exhausted.last_kind}"), sources)
         except BudgetExhausted as exhausted:  # the run's deadline clipped the guard: a guard timeout (§4.4, §10.3)
-            self._services.metrics.guard_verdict("UNAVAILABLE", time.monotonic() - guard_started)
+            self._services.metrics.guard_verdict("UNAVAILABLE", self.ctx.clock.monotonic() - guard_started)
             message = "the run's deadline passed before a verdict"
             self._audit_check("semantic", "UNAVAILABLE", self._guard_step, ((exhausted.reason, message),))
             return self._fallback(guard_unavailable(f"GUARD_{exhausted.reason}"), sources)
-        self._services.metrics.guard_verdict(verdict.verdict, time.monotonic() - guard_started)
+        self._services.metrics.guard_verdict(verdict.verdict, self.ctx.clock.monotonic() - guard_started)
         failures = () if verdict.verdict == "SUPPORTED" else (("UNSUPPORTED", verdict.reason),)
         self._audit_check("semantic", verdict.verdict, self._guard_step, failures)
         if verdict.verdict != "SUPPORTED":
@@ -458,7 +457,7 @@ class Run:
                 raise OperationFailed("TIMEOUT", "guard total time used up")
             remote = self._services.guard.evaluate(request, number, timeout_s)
             self._steps += 1
-            step, started = self._steps, time.monotonic()
+            step, started = self._steps, self.ctx.clock.monotonic()
             self._guard_step = step
             try:
                 result = await bounded(self.ctx, remote.result, timeout_s=timeout_s, on_abort=remote.cancel)
@@ -613,7 +612,7 @@ class Run:
     ) -> tuple[ModelReply, int]:
         """The model call and its ``agent_step`` row; ``refusal`` names what the Harness will refuse in the reply
         (the row's outcome then), the caller still decides what to do with it."""
-        started = time.monotonic()
+        started = self.ctx.clock.monotonic()
         self._steps += 1
         step = self._steps
         try:
@@ -733,7 +732,7 @@ class Run:
             session_id=self._start.session_id,
             step_index=step,
             role=role,
-            duration_ms=int((time.monotonic() - started) * 1000),
+            duration_ms=int((self.ctx.clock.monotonic() - started) * 1000),
             input_tokens=usage.input_tokens if usage else 0,
             output_tokens=usage.output_tokens if usage else 0,
             has_tool_call=has_tool_call,
@@ -766,7 +765,9 @@ class Run:
         exhausted = self.ctx.budget.usage().exhausted_reason
         if exhausted is not None:
             metrics.budget_exhausted(exhausted)
-        metrics.run_finished(self._intent or "UNROUTED", outcome.status.value, time.monotonic() - self._started)
+        metrics.run_finished(
+            self._intent or "UNROUTED", outcome.status.value, self.ctx.clock.monotonic() - self._started
+        )
 
     async def _finish(self, outcome: _Outcome) -> None:
         self._count_finish(outcome)
@@ -785,7 +786,7 @@ class Run:
             input_tokens=sum(role.input_tokens for role in totals),
             output_tokens=sum(role.output_tokens for role in totals),
             tool_calls=self._tools_recorded,
-            duration_ms=int((time.monotonic() - self._started) * 1000),
+            duration_ms=int((self.ctx.clock.monotonic() - self._started) * 1000),
             finished_at=self.ctx.clock.now(),
             guard_verdict=outcome.guard.verdict if outcome.guard else None,
             guard_reason=outcome.guard.reason if outcome.guard else None,
