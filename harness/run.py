@@ -9,9 +9,10 @@ ports of ``RunServices``, so the whole flow runs in-process in unit tests and on
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -459,20 +460,13 @@ class Run:
             self._steps += 1
             step, started = self._steps, self.ctx.clock.monotonic()
             self._guard_step = step
-            try:
-                result = await bounded(self.ctx, remote.result, timeout_s=timeout_s, on_abort=remote.cancel)
-            except OperationFailed as failed:
-                self._audit_step(step, "guard", started, str(failed.kind), attempt=number)
-                raise
-            except (RunCancelled, BudgetExhausted) as stopped:
-                self._audit_step(step, "guard", started, stopped.code, attempt=number)
-                raise
-            except asyncio.CancelledError:
-                self._audit_step(step, "guard", started, RunCancelled.code, attempt=number)
-                raise
-            except Exception as exc:  # the replica died or could not be reached: retry on another one
-                self._audit_step(step, "guard", started, "TRANSPORT", attempt=number)
-                raise OperationFailed("TRANSPORT", type(exc).__name__) from None
+            with self._ended_step(step, "guard", started, number):
+                try:
+                    result = await bounded(self.ctx, remote.result, timeout_s=timeout_s, on_abort=remote.cancel)
+                except (OperationFailed, RunCancelled, BudgetExhausted):
+                    raise
+                except Exception as exc:  # the replica died or could not be reached: retry on another one
+                    raise OperationFailed("TRANSPORT", type(exc).__name__) from None
             self._count("guard", result.usage.input_tokens, result.usage.output_tokens)
             outcome = "OK" if result.verdict is not None else str(result.failure or "INVALID_OUTPUT")
             self._audit_step(step, "guard", started, outcome, result.usage, attempt=number)
@@ -616,9 +610,10 @@ class Run:
         self._steps += 1
         step = self._steps
         try:
-            reply = await bounded(
-                self.ctx, self._services.model.complete(request, timeout_s), deadline=deadline, timeout_s=timeout_s
-            )
+            with self._ended_step(step, request.role, started, attempt):
+                reply = await bounded(
+                    self.ctx, self._services.model.complete(request, timeout_s), deadline=deadline, timeout_s=timeout_s
+                )
         except OperationFailed as failed:
             log.warning(
                 "model call failed: %s %s",
@@ -626,18 +621,28 @@ class Run:
                 failed.detail,
                 extra={"run_id": self.run_id, "session_id": self._start.session_id, "role": request.role},
             )
-            self._audit_step(step, request.role, started, str(failed.kind), attempt=attempt)
-            raise
-        except (BudgetExhausted, RunCancelled) as stopped:
-            self._audit_step(step, request.role, started, stopped.code, attempt=attempt)
-            raise
-        except asyncio.CancelledError:  # the task making the call was stopped (its run cancelled, or out of time)
-            self._audit_step(step, request.role, started, RunCancelled.code, attempt=attempt)
             raise
         self._count(request.role, reply.usage.input_tokens, reply.usage.output_tokens)
         outcome = (refusal(reply) if refusal is not None else None) or "OK"
         self._audit_step(step, request.role, started, outcome, reply.usage, bool(reply.tool_calls), attempt)
         return reply, step
+
+    @contextlib.contextmanager
+    def _ended_step(self, step: int, role: str, started: float, attempt: int) -> Iterator[None]:
+        """The ``agent_step`` row of a model call (any role) that did not return, by how it ended: its failure's
+        kind, the budget or cancellation that stopped it, or a cancelled task (its run cancelled, or out of
+        time). The error goes on to the caller."""
+        try:
+            yield
+        except OperationFailed as failed:
+            self._audit_step(step, role, started, str(failed.kind), attempt=attempt)
+            raise
+        except (BudgetExhausted, RunCancelled) as stopped:
+            self._audit_step(step, role, started, stopped.code, attempt=attempt)
+            raise
+        except asyncio.CancelledError:
+            self._audit_step(step, role, started, RunCancelled.code, attempt=attempt)
+            raise
 
     def _agent_deadline(self) -> Deadline:
         """The agent's own deadline, fixed when it is first asked for (the agent's start)."""

@@ -95,7 +95,7 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from contract.normal_form import normal_form
+from contract.normal_form import NormalForm, normal_form
 
 from . import codes, config_files, consoles, flags, keys, prose, sql, tokens, web
 from ._base import REDACTED, Detector
@@ -238,12 +238,21 @@ def secret_kinds(text: str) -> tuple[str, ...]:
     """The names of the rules that find a secret in the normal form of ``text`` (once each, in rule order);
     ``()`` when none does.
 
-    An already redacted value (``[REDACTED]``) is not a secret.
+    An already redacted value (``[REDACTED]``) is not a secret, nor is a find that ``redact`` would replace by
+    what is already there (a value the normal form joins to a redacted one, such as a quote left open in one
+    table cell running into the next, redacted cell).
     """
-    normal = normal_form(text).text
+    form = normal_form(text)
     found = {
         _DETECTORS[index].kind
-        for index, at in _TRIGGERS.detectors_for(normal).items()
-        if _finds(_DETECTORS[index], normal, at)
+        for index, at in _TRIGGERS.detectors_for(form.text).items()
+        if _finds(_DETECTORS[index], form.text, at) and _would_change(_DETECTORS[index], form, text, at)
     }
     return tuple(kind for kind in KINDS if kind in found)
+
+
+def _would_change(detector: Detector, form: NormalForm, text: str, at: int) -> bool:
+    """Whether ``redact`` would change ``text`` for what ``detector`` finds in its normal form from ``at`` on."""
+    spans = [span for match in detector.pattern.finditer(form.text, at) for span in detector.spans(match)]
+    mapped = source_spans(form, text, spans) if spans else []
+    return bool(mapped) and _splice(text, mapped) != text

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from contract.secrets import redact, secret_kinds
@@ -268,6 +268,8 @@ FRAGMENTS = [
 
 @settings(max_examples=400, database=None, deadline=None)
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=14).map("".join))
+# Found by this test in CI: a quote left open in a table cell runs into the next, redacted cell.
+@example('| k | v |\n|---|---|\nrequirepass "| k | v |\n|---|---|\n')
 def test_a_text_of_fragments_is_redacted_clean_and_stays_so(text: str) -> None:
     redacted, changed = redact(text)
     assert changed == (secret_kinds(text) != ())
