@@ -5,7 +5,9 @@ emphasis or a code span). Two kinds of characters share one source position and 
 form wrote from a stretch of the source (a tag's attributes, ``<add key="db.password" value="x"/>`` ->
 `` add key="db.password" value="x"``, and a table cell's header label) are found again in that stretch, in order;
 one decoded from an entity (``&#49;`` -> ``1``) ends where the entity ends. When a character cannot be found
-again, the span grows to the whole stretch it came from (more is replaced, never less).
+again, the span grows to the whole stretch it came from (more is replaced, never less). A span none of whose
+characters is in the stretch it came from stands for text written elsewhere (a table's header label, which the
+normal form repeats before each cell): it has nothing to replace here, and the header is read where it stands.
 """
 
 from __future__ import annotations
@@ -34,6 +36,13 @@ class _Runs:
     def stop(self, last: int) -> int:
         """Where the stretch of the source behind a run ending before ``last`` ends."""
         return self.origin[last] if last < len(self.origin) else len(self.source)
+
+    def elsewhere(self, start: int, end: int) -> bool:
+        """Whether ``text[start:end]`` lies in one run and none of its characters is in the run's stretch."""
+        first, last = self.run(start)
+        if last - first < 2 or end > last:
+            return False
+        return all(self.aligned(index) is None for index in range(start, end))
 
     def aligned(self, index: int) -> int | None:
         """Where ``text[index]``, one of a run, stands in its stretch of the source; None when it is not there."""
@@ -73,7 +82,11 @@ def source_spans(form: NormalForm, source: str, spans: list[tuple[int, int]]) ->
         mapped = sorted(span for span in spans if span[0] < span[1])
     else:
         runs = _Runs(form, source)
-        mapped = sorted(_source_span(form, runs, start, end) for start, end in spans if start < end)
+        mapped = sorted(
+            _source_span(form, runs, start, end)
+            for start, end in spans
+            if start < end and not runs.elsewhere(start, end)
+        )
     merged: list[tuple[int, int]] = []
     for start, end in mapped:
         if merged and start < merged[-1][1]:

@@ -94,9 +94,17 @@ KEY = (
 """A key that names a credential (case-insensitive): what it ends in."""
 _SCHEMES = r"(?:bearer|basic|digest|negotiate|ntlm|kerberos|oauth2?|saml|oidc|ldap|mtls)"
 NOT_A_VALUE = (
-    not_placeholder(UNQUOTED_END) + r"(?!(?i:" + _SCHEMES + r")(?![^" + UNQUOTED_END + r"]))(?!/[A-Za-z0-9._-]++/)"
+    not_placeholder(UNQUOTED_END)
+    + r"(?!\$\{[A-Za-z_][\w.-]*+\})"
+    + r"(?!(?i:"
+    + _SCHEMES
+    + r")(?![^"
+    + UNQUOTED_END
+    + r"]))(?!/[A-Za-z0-9._-]++/)"
 )
-"""No placeholder, scheme word (``auth: basic``) or path (``private_key: /etc/ssl/key.pem``)."""
+"""No placeholder, scheme word (``auth: basic``) or path (``private_key: /etc/ssl/key.pem``). A value opening
+with a whole ``${NAME}`` (a name only) is a reference whatever follows it: an unquoted value ends at the ``}``,
+so all it could hold is the reference's inside (``password: ${DB_PASSWORD}: …``)."""
 VALUE = QUOTED_HAS_ALNUM + r"(?:" + QUOTED_VALUE + r")|(?![\"'])" + value(UNQUOTED_END)
 """A quoted value with a letter or digit in it, or an unquoted one."""
 
