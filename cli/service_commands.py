@@ -24,8 +24,8 @@ def _config(args: argparse.Namespace) -> AppConfig | None:
 
 def serve(args: argparse.Namespace) -> int:
     from actors.runtime import RuntimeMismatch
-    from gateway.serve import ClusterJoinError, ExposureRefused
-    from gateway.serve import serve as run_server
+    from cli.serve import ClusterJoinError, ExposureRefused
+    from cli.serve import serve as run_server
 
     config = _config(args)
     if config is None:
@@ -44,7 +44,7 @@ def serve(args: argparse.Namespace) -> int:
 
 def stop_runtime(args: argparse.Namespace) -> int:
     from actors.runtime import shutdown_runtime
-    from gateway.serve import ClusterJoinError, init_ray
+    from cli.serve import ClusterJoinError, init_ray
 
     config = _config(args)
     if config is None:
@@ -62,13 +62,13 @@ def stop_runtime(args: argparse.Namespace) -> int:
 def ask(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from gateway.ask import ask as ask_gateway
+    from cli.ask import ask as ask_gateway
 
     return asyncio.run(ask_gateway(args.url, args.query, args.session, os.environ.get(args.key_env), Console()))
 
 
 def demo(args: argparse.Namespace) -> int:
-    from gateway.demo import demo as run_demo
+    from cli.demo import demo as run_demo
 
     config = _config(args)
     if config is None:

@@ -20,10 +20,10 @@ from pathlib import Path
 
 from sqlalchemy.exc import SQLAlchemyError
 
+from cli.eval_command import add_eval_command
+from cli.runs import add_runs_command
+from cli.service_commands import add_run_commands
 from config.loader import CONFIG_ENV_VAR, ConfigError, dump_config, load_config, resolve_path
-from gateway.eval_command import add_eval_command
-from gateway.run_commands import add_run_commands
-from gateway.runs_command import add_runs_command
 from harness.audit_store import TABLES, AuditSchemaError, SqlAuditStore
 from harness.redis_acl import acl_setuser_args
 from harness.selfcheck import run_selfcheck

@@ -93,11 +93,11 @@ def add_eval_command(commands: Commands, config_option: argparse.ArgumentParser)
 
 def evaluate_command(args: argparse.Namespace) -> int:
     if args.rules:
-        from gateway.rule_report import rules_command
+        from cli.eval_rules import rules_command
 
         return rules_command(args)
     if args.mutations:
-        from gateway.mutation_report import mutations_command
+        from cli.eval_mutations import mutations_command
 
         return mutations_command(args)
     from harness.evaluation import DatasetError, bundled_dataset, load_cases
