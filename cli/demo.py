@@ -14,7 +14,8 @@ import httpx
 from rich.console import Console
 
 from cli import stream_render
-from cli.serve import GatewayThread, build_gateway, init_ray
+from cli.ray_cluster import init_ray
+from cli.serve import GatewayThread, build_gateway
 from cli.sse_client import Event, chat_events
 from config.schema import AppConfig
 from harness.logs import configure_logging

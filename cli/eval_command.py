@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 import time
 import uuid
@@ -103,7 +102,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
     from harness.evaluation import DatasetError, bundled_dataset, load_cases
 
     try:
-        config = load_config(args.config, os.environ)
+        config = load_config(args.config)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_INVALID

@@ -11,7 +11,6 @@ import argparse
 import asyncio
 import io
 import json
-import os
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -23,6 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from cli.eval_command import add_eval_command
 from cli.runs import add_runs_command
 from cli.service_commands import add_run_commands
+from config import environment
 from config.loader import CONFIG_ENV_VAR, ConfigError, dump_config, load_config, resolve_path
 from harness.audit_store import TABLES, AuditSchemaError, SqlAuditStore
 from harness.redis_acl import acl_setuser_args
@@ -50,13 +50,13 @@ CONFIG_OPTION = _config_option()
 
 def _config_path(args: argparse.Namespace) -> Path:
     """``PATH`` argument, else the global ``--config``, else ``SUPERBIZ_CONFIG``, else the bundled default."""
-    return resolve_path(args.path or args.config, os.environ)
+    return resolve_path(args.path or args.config, environment.variables())
 
 
 def config_check(args: argparse.Namespace) -> int:
     source = _config_path(args)
     try:
-        load_config(source, os.environ)
+        load_config(source)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_INVALID_CONFIG
@@ -67,7 +67,7 @@ def config_check(args: argparse.Namespace) -> int:
 def config_show(args: argparse.Namespace) -> int:
     source = _config_path(args)
     try:
-        config = load_config(source, os.environ)
+        config = load_config(source)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_INVALID_CONFIG
@@ -96,7 +96,7 @@ def add_config_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
 
 def redis_acl(args: argparse.Namespace) -> int:
     try:
-        config = load_config(args.config, os.environ)
+        config = load_config(args.config)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_INVALID_CONFIG
@@ -123,11 +123,11 @@ def add_redis_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
 
 def selfcheck(args: argparse.Namespace) -> int:
     try:
-        config = load_config(args.config, os.environ)
+        config = load_config(args.config)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_INVALID_CONFIG
-    print(f"superbiz self-check ({resolve_path(args.config, os.environ)})")
+    print(f"superbiz self-check ({resolve_path(args.config, environment.variables())})")
     results = asyncio.run(run_selfcheck(config))
     for result in results:
         print(f"  [{'ok' if result.ok else 'FAIL'}] {result.name}: {result.detail}")
@@ -164,7 +164,7 @@ def _sql_check_line(line: str, allowlist: SqlAllowlist, max_rows: int) -> dict[s
 
 def sql_check(args: argparse.Namespace) -> int:
     try:
-        config = load_config(args.config, os.environ)
+        config = load_config(args.config)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_INVALID_CONFIG
@@ -210,7 +210,7 @@ def add_demo_sql_command(commands: argparse._SubParsersAction[argparse.ArgumentP
 
 def db_init(args: argparse.Namespace) -> int:
     try:
-        config = load_config(args.config, os.environ)
+        config = load_config(args.config)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_INVALID_CONFIG

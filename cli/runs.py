@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime, timedelta
@@ -70,7 +69,7 @@ class _Unreadable(Exception):
 def _read(args: argparse.Namespace, read: Callable[[SqlAuditStore], Coroutine[Any, Any, T]]) -> T:
     """``read`` on the configured audit store. Never creates a database or a folder; raises ``_Unreadable``."""
     try:
-        config = load_config(args.config, os.environ)
+        config = load_config(args.config)
     except ConfigError as exc:
         raise _Unreadable(str(exc), EXIT_INVALID) from None
     url = connect_url(config.audit)

@@ -28,7 +28,7 @@ from ray.cluster_utils import Cluster
 from ray.util.state import list_actors
 
 from actors.names import tool_actor_name
-from cli.serve import init_ray
+from cli.ray_cluster import init_ray
 from config.loader import parse_config
 from config.schema import AppConfig
 from tests.actors.runtime_support import arguments, ray_config

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import ray
 
-from cli import serve
+from cli import ray_cluster as serve
 from config.loader import parse_config
 
 FAILED_START = ConnectionAbortedError("Initialization failure from server: Starting Ray client server failed.")
