@@ -39,7 +39,7 @@ import yaml
 from fake_llm import FakeLlmProcess
 
 from actors.model_factory import build_model
-from cli.eval_command import GuardPool
+from cli.guard_pool import GuardPool
 from config.loader import BUNDLED_DEFAULT, parse_config
 from config.schema import AppConfig
 from harness.evaluation import CaseResult, GuardCase, bundled_dataset, evaluate_cases, load_cases, percentile

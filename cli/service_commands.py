@@ -77,7 +77,7 @@ def demo(args: argparse.Namespace) -> int:
     return run_demo(config, args.once, args.port)
 
 
-def add_run_commands(commands: Commands, config_option: argparse.ArgumentParser) -> None:
+def add_service_commands(commands: Commands, config_option: argparse.ArgumentParser) -> None:
     parser = commands.add_parser("serve", parents=[config_option], help="run the HTTP gateway (chat page + API)")
     parser.add_argument("--host", help="listen address (default: gateway.host)")
     parser.add_argument("--port", type=int, help="listen port (default: gateway.port)")
