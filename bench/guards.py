@@ -39,9 +39,9 @@ import yaml
 from fake_llm import FakeLlmProcess
 
 from actors.model_factory import build_model
+from cli.guard_pool import GuardPool
 from config.loader import BUNDLED_DEFAULT, parse_config
 from config.schema import AppConfig
-from gateway.eval_command import GuardPool
 from harness.evaluation import CaseResult, GuardCase, bundled_dataset, evaluate_cases, load_cases, percentile
 from harness.guard_attempt import evaluate_once
 

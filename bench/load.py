@@ -58,9 +58,9 @@ from fake_llm import MODEL_CALLS_PER_RUN, FakeLlmProcess
 from actors.local import local_services
 from actors.model_factory import build_model
 from actors.names import tool_actor_name
+from cli.sse_client import Event
 from config.loader import BUNDLED_DEFAULT, parse_config
 from config.schema import AppConfig
-from gateway.sse_client import Event
 from harness.audit_store import SqlAuditStore
 from harness.events import RunEvent
 from harness.invocation_store import InvocationStore
@@ -217,7 +217,7 @@ class GatewayProcess:
                 [
                     sys.executable,
                     "-m",
-                    "gateway.cli",
+                    "cli.main",
                     "serve",
                     "--config",
                     str(config_path),
@@ -309,7 +309,7 @@ def cpu_group(pid: int) -> str:
     command = read_proc(f"/proc/{pid}/cmdline").decode(errors="replace")
     if command.startswith("ray::"):
         return _ACTOR_GROUPS.get(command[5:].split(".")[0].split()[0].strip("\x00"), "ray")
-    if "gateway.cli" in command:
+    if "cli.main" in command:
         return "gateway"
     if "fake_llm.py" in command:
         return "fake LLM"
@@ -416,7 +416,7 @@ def tool_stats(namespace: str) -> dict[str, dict[str, Any] | None]:
 
 async def sse_events(session: aiohttp.ClientSession, url: str, query: str) -> AsyncIterator[Event]:
     """POST ``/api/chat`` and yield its events: the load generator's SSE reader, on aiohttp because it shares
-    the two cores with the system it measures (``gateway.sse_client`` on httpx cost 6.3 ms of CPU per run at
+    the two cores with the system it measures (``cli.sse_client`` on httpx cost 6.3 ms of CPU per run at
     C = 200, this 1.1 ms)."""
     async with session.post(f"{url}/api/chat", json={"query": query}) as response:
         if response.status != 200:

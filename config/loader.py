@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,6 +10,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from config.environment import variables
 from config.schema import AppConfig
 from config.secrets import MissingEnvironmentVariable, interpolate
 
@@ -45,7 +45,7 @@ def resolve_path(path: str | Path | None, environ: Mapping[str, str]) -> Path:
 
 
 def load_config(path: str | Path | None = None, environ: Mapping[str, str] | None = None) -> AppConfig:
-    environ = os.environ if environ is None else environ
+    environ = variables() if environ is None else environ
     source = resolve_path(path, environ)
     try:
         text = source.read_text(encoding="utf-8")

@@ -130,7 +130,7 @@ def gateway(
     """The real gateway (uvicorn in a thread, a real Ray runtime, real Redis, SQLite audit) with the offline
     model and auth off, shared by the end-to-end and browser tests."""
     from actors.runtime import shutdown_runtime
-    from gateway.serve import GatewayThread, build_gateway
+    from cli.serve import GatewayThread, build_gateway
     from tests.actors.runtime_support import ray_config
 
     _start(redis_server)
@@ -149,7 +149,7 @@ def gateway(
 @dataclass(frozen=True)
 class RunningGateway:
     parts: Any
-    """The ``gateway.serve.Gateway`` (app, client, audit store)."""
+    """The ``cli.serve.Gateway`` (app, client, audit store)."""
     url: str
 
 

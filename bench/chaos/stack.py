@@ -176,7 +176,7 @@ class Gateway:
     def start(self) -> None:
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "gateway.cli", "serve", "--config", str(self.config), "--host", "127.0.0.1",
+                [sys.executable, "-m", "cli.main", "serve", "--config", str(self.config), "--host", "127.0.0.1",
                  "--port", str(self.port), "--ray-address", self.address],
                 cwd=ROOT, env=self.env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
             )  # fmt: skip

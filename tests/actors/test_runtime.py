@@ -14,7 +14,7 @@ import yaml
 
 from actors.names import guard_name, pick, supervisor_name
 from actors.runtime import HarnessClient, RuntimeMismatch, runtime_actor_names
-from gateway.cli import main
+from cli.main import main
 from harness.audit_store import SqlAuditStore
 from harness.run import StartRun
 from tests.actors.runtime_support import (

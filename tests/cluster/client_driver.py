@@ -15,7 +15,7 @@ from typing import Any
 import ray
 
 from actors.runtime import HarnessClient
-from gateway.serve import init_ray
+from cli.ray_cluster import init_ray
 from tests.cluster.scenario import scenario_config
 from tests.harness.run_support import QUERY
 

@@ -65,7 +65,7 @@ def write_config(base: Path, namespace: str, with_token: bool) -> Path:
 
 
 def superbiz(config: Path, *args: str) -> list[str]:
-    return [sys.executable, "-m", "gateway.cli", "--config", str(config), *args]
+    return [sys.executable, "-m", "cli.main", "--config", str(config), *args]
 
 
 def test_two_gateways_join_a_token_cluster_and_runtime_stop_clears_it(head: tuple[str, str, Path]) -> None:

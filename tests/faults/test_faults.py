@@ -15,7 +15,7 @@ import pytest
 import ray
 
 from actors.names import guard_name, pick, supervisor_name
-from gateway.sse_client import Event, chat_events
+from cli.sse_client import Event, chat_events
 from tests.actors.runtime_support import arguments, ray_config
 from tests.fake_openai import FakeOpenAI, delay, hang, http_error, reply
 from tests.gateway.e2e_support import SUPPORTED, Running, ask, assert_well_formed, script_agent, started, with_sections

@@ -29,7 +29,7 @@ def gateway_url(tmp_path: Path) -> Iterator[str]:
     env = {key: value for key, value in os.environ.items() if key != "SUPERBIZ_CONFIG"}
     with (tmp_path / "serve.log").open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gateway.cli", "serve", "--port", str(port)],
+            [sys.executable, "-m", "cli.main", "serve", "--port", str(port)],
             cwd=tmp_path,
             env={**env, "PYTHONPATH": str(ROOT)},
             stdout=log,

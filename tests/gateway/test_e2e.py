@@ -16,8 +16,8 @@ import pytest
 import ray
 
 from actors.runtime import shutdown_runtime
-from gateway.serve import GatewayThread, build_gateway
-from gateway.sse_client import RequestFailed, chat_events
+from cli.serve import GatewayThread, build_gateway
+from cli.sse_client import RequestFailed, chat_events
 from tests.actors.runtime_support import FAKE_KEY, arguments, ray_config
 from tests.fake_openai import FakeOpenAI, http_error, reply
 from tests.gateway.e2e_support import (

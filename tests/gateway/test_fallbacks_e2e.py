@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from cli.main import main
+from cli.sse_client import Event
 from config.schema import DEFAULT_CAPABILITIES_EN
-from gateway.cli import main
-from gateway.sse_client import Event
 from harness.fixed_texts import EN
 from tests.actors.runtime_support import arguments, ray_config
 from tests.fake_openai import FakeOpenAI, delay, reply

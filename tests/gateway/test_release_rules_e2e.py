@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from cli.sse_client import Event
 from config.schema import DEFAULT_CAPABILITIES
-from gateway.sse_client import Event
 from harness.gate import GENERIC_PLAN
 from tests.actors.runtime_support import arguments, ray_config
 from tests.fake_openai import FakeOpenAI, reply

@@ -19,8 +19,8 @@ import httpx
 import pytest
 import yaml
 
+from cli.sse_client import Event, chat_events
 from config.loader import BUNDLED_DEFAULT, parse_config
-from gateway.sse_client import Event, chat_events
 from harness.audit_store import SqlAuditStore
 from tests.fake_openai import FakeOpenAI, hang, reply
 from tests.harness.run_support import PLAN, QUERY
@@ -59,7 +59,7 @@ async def test_sigterm_mid_run_drains_cancels_and_exits_cleanly(tmp_path: Path, 
     output = tmp_path / "serve.log"
     with output.open("wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "gateway.cli", "--config", str(config_path), "serve", "--port", str(port)],
+            [sys.executable, "-m", "cli.main", "--config", str(config_path), "serve", "--port", str(port)],
             cwd=tmp_path,
             env={**env, "PYTHONPATH": str(ROOT), "FAKE_OPENAI_KEY": FAKE_KEY},
             stdout=log,

@@ -29,7 +29,7 @@ def serving(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str, floa
     log = (tmp_path / "serve.log").open("wb")
     launched = time.monotonic()
     process = subprocess.Popen(
-        [sys.executable, "-m", "gateway.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+        [sys.executable, "-m", "cli.main", "serve", "--host", "127.0.0.1", "--port", str(port)],
         cwd=tmp_path,  # the embedded defaults keep their audit file under the working directory
         env={**env, "PYTHONPATH": str(ROOT)},
         stdout=log,

@@ -230,7 +230,7 @@ async def test_a_case_over_the_input_budget_is_not_sent(bundled: list[GuardCase]
 
 
 async def test_the_offline_guard_in_process_scores_the_bundled_dataset(bundled: list[GuardCase]) -> None:
-    """The figures the Ray command reports too (tests/gateway/test_eval_command.py): the gate and the offline guard
+    """The figures the Ray command reports too (tests/cli/test_eval_command.py): the gate and the offline guard
     are deterministic, so the same cases give the same confusion matrix wherever they run. The targets of the
     release gate with the offline model: UNSUPPORTED recall at least 0.95, no faithful draft refused by the gate."""
     model = OfflineChatModel()

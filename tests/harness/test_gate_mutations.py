@@ -130,7 +130,7 @@ def test_marks_round_trip() -> None:
 
 
 def test_the_figures_command_runs() -> None:
-    from gateway.mutation_report import mutation_figures, print_figures
+    from cli.eval_mutations import mutation_figures, print_figures
 
     figures = mutation_figures(load_config(), sample=40)
     assert figures.total.faithful >= 8 and figures.total.absent > 0 and figures.total.present > 0
@@ -143,7 +143,7 @@ def test_the_figures_command_runs() -> None:
 
 @pytest.mark.parametrize("seed", [0, 2])
 def test_the_gate_and_the_offline_guard_meet_their_targets(seed: int) -> None:
-    from gateway.mutation_report import mutation_figures
+    from cli.eval_mutations import mutation_figures
 
     total = mutation_figures(load_config(), seed=seed).total
     assert total.faithful >= 250 and total.absent >= 3000
@@ -153,6 +153,6 @@ def test_the_gate_and_the_offline_guard_meet_their_targets(seed: int) -> None:
 
 
 def test_superbiz_eval_mutations_runs() -> None:
-    from gateway.cli import main
+    from cli.main import main
 
     assert main(["eval", "--mutations", "--sample", "80", "--seed", "1"]) in (0, 1)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from cli.eval_mutations import mutation_figures
 from config import load_config
-from gateway.mutation_report import mutation_figures
 from offline_model.guard import review
 
 WINDOW = "2026-03-02T08:00:00.000+00:00 至 2026-03-02T08:30:00.000+00:00"

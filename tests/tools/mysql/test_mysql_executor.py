@@ -147,7 +147,7 @@ def test_tool_timeout_is_a_safe_error(order_db: OrderDb) -> None:
 
 
 def test_demo_sql_script_loads_into_mariadb(order_db: OrderDb, capsys: pytest.CaptureFixture[str]) -> None:
-    from gateway.cli import main
+    from cli.main import main
 
     assert main(["demo-sql"]) == 0
     script = capsys.readouterr().out.replace("order_db", "demo_sql_check")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from cli.main import main
 from config.loader import CONFIG_ENV_VAR
-from gateway.cli import main
 
 
 @pytest.fixture(autouse=True)

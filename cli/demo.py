@@ -13,10 +13,11 @@ from dataclasses import dataclass
 import httpx
 from rich.console import Console
 
+from cli import stream_render
+from cli.ray_cluster import init_ray
+from cli.serve import GatewayThread, build_gateway
+from cli.sse_client import Event, chat_events
 from config.schema import AppConfig
-from gateway import render
-from gateway.serve import GatewayThread, build_gateway, init_ray
-from gateway.sse_client import Event, chat_events
 from harness.logs import configure_logging
 
 
@@ -66,14 +67,14 @@ async def _ask(url: str, question: Question, session_id: str | None, console: Co
             async for event in chat_events(client, url, question.query, session_id):
                 events.append(event)
                 if event.event == "status":
-                    line = render.status_line(event.data)
+                    line = stream_render.status_line(event.data)
                     spinner.update(line)
                     console.print(f"[dim]· {line}[/dim]")
     for event in events:
         if event.event == "content":
-            render.content(console, event.data)
+            stream_render.content(console, event.data)
         elif event.event == "failure":
-            render.failure(console, event.data)
+            stream_render.failure(console, event.data)
     done = events[-1].data.get("outcome") if events and events[-1].event == "done" else None
     content = next((e.data["content_type"] for e in events if e.event == "content"), None)
     ok = done == question.outcome and content == question.content_type

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway.cli import main
+from cli.main import main
 from tests.services import free_port
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from cli.main import main
 from config.loader import BUNDLED_DEFAULT, CONFIG_ENV_VAR, load_config, parse_config
-from gateway.cli import main
 
 PASSWORD = "Tr0ub4dor&3-cli-never-printed"
 

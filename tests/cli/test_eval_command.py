@@ -10,9 +10,9 @@ import pytest
 import ray
 import yaml
 
+from cli.eval_command import run_eval
+from cli.main import main
 from config.loader import BUNDLED_DEFAULT, parse_config
-from gateway.cli import main
-from gateway.eval_command import run_eval
 from harness.evaluation import bundled_dataset, load_cases
 from harness.gate import ClaimPolicy
 from tests.fake_openai import FakeOpenAI, reply

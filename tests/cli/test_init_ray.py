@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 import ray
 
+from cli import ray_cluster as serve
 from config.loader import parse_config
-from gateway import serve
 
 FAILED_START = ConnectionAbortedError("Initialization failure from server: Starting Ray client server failed.")
 

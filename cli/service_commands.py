@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 
+from config import environment
 from config.loader import ConfigError, load_config
 from config.schema import AppConfig
 
@@ -16,7 +16,7 @@ Commands = argparse._SubParsersAction  # type: ignore[type-arg]
 
 def _config(args: argparse.Namespace) -> AppConfig | None:
     try:
-        return load_config(args.config, os.environ)
+        return load_config(args.config)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return None
@@ -24,8 +24,9 @@ def _config(args: argparse.Namespace) -> AppConfig | None:
 
 def serve(args: argparse.Namespace) -> int:
     from actors.runtime import RuntimeMismatch
-    from gateway.serve import ClusterJoinError, ExposureRefused
-    from gateway.serve import serve as run_server
+    from cli.ray_cluster import ClusterJoinError
+    from cli.serve import ExposureRefused
+    from cli.serve import serve as run_server
 
     config = _config(args)
     if config is None:
@@ -44,7 +45,7 @@ def serve(args: argparse.Namespace) -> int:
 
 def stop_runtime(args: argparse.Namespace) -> int:
     from actors.runtime import shutdown_runtime
-    from gateway.serve import ClusterJoinError, init_ray
+    from cli.ray_cluster import ClusterJoinError, init_ray
 
     config = _config(args)
     if config is None:
@@ -62,13 +63,13 @@ def stop_runtime(args: argparse.Namespace) -> int:
 def ask(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from gateway.ask import ask as ask_gateway
+    from cli.ask import ask as ask_gateway
 
-    return asyncio.run(ask_gateway(args.url, args.query, args.session, os.environ.get(args.key_env), Console()))
+    return asyncio.run(ask_gateway(args.url, args.query, args.session, environment.variable(args.key_env), Console()))
 
 
 def demo(args: argparse.Namespace) -> int:
-    from gateway.demo import demo as run_demo
+    from cli.demo import demo as run_demo
 
     config = _config(args)
     if config is None:
@@ -76,7 +77,7 @@ def demo(args: argparse.Namespace) -> int:
     return run_demo(config, args.once, args.port)
 
 
-def add_run_commands(commands: Commands, config_option: argparse.ArgumentParser) -> None:
+def add_service_commands(commands: Commands, config_option: argparse.ArgumentParser) -> None:
     parser = commands.add_parser("serve", parents=[config_option], help="run the HTTP gateway (chat page + API)")
     parser.add_argument("--host", help="listen address (default: gateway.host)")
     parser.add_argument("--port", type=int, help="listen port (default: gateway.port)")

@@ -13,7 +13,6 @@ one, 2 for a bad configuration.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from rich.console import Console
@@ -57,7 +56,7 @@ def mutation_figures(
 
 def mutations_command(args: argparse.Namespace) -> int:
     try:
-        config = load_config(args.config, os.environ)
+        config = load_config(args.config)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_INVALID

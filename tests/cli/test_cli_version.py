@@ -8,7 +8,7 @@ from importlib.metadata import version
 
 import pytest
 
-from gateway.cli import main
+from cli.main import main
 
 
 def test_version_prints_the_installed_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -20,7 +20,7 @@ def test_version_prints_the_installed_version(capsys: pytest.CaptureFixture[str]
 
 def test_version_through_the_installed_command() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "gateway.cli", "--version"], capture_output=True, text=True, timeout=60, check=False
+        [sys.executable, "-m", "cli.main", "--version"], capture_output=True, text=True, timeout=60, check=False
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == f"superbiz {version('superbiz-harness')}"

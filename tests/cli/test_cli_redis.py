@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import redis
 
-from gateway.cli import main
+from cli.main import main
 from tests.services import RedisServer
 
 PASSWORD = "cli-acl-password"

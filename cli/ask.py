@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 from rich.console import Console
 
-from gateway import render
-from gateway.sse_client import RequestFailed, chat_events
+from cli import stream_render
+from cli.sse_client import RequestFailed, chat_events
 
 EXIT_CODES = {"SUCCESS": 0, "FALLBACK": 1, "FAILED": 2}
 
@@ -23,15 +23,15 @@ async def ask(url: str, query: str, session_id: str | None, api_key: str | None,
                             f"{event.data.get('model', '')}[/dim]"
                         )
                     elif event.event == "status":
-                        line = render.status_line(event.data)
+                        line = stream_render.status_line(event.data)
                         spinner.update(line)
                         console.print(f"[dim]· {line}[/dim]")
                     elif event.event == "content":
                         spinner.stop()
-                        render.content(console, event.data)
+                        stream_render.content(console, event.data)
                     elif event.event == "failure":
                         spinner.stop()
-                        render.failure(console, event.data)
+                        stream_render.failure(console, event.data)
                     elif event.event == "done":
                         outcome = event.data["outcome"]
             except RequestFailed as failed:

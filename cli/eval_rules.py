@@ -7,7 +7,6 @@ configuration. Nothing is started: the rules are pure functions, and no model is
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from rich.console import Console
@@ -23,7 +22,7 @@ EXIT_MET, EXIT_MISSED, EXIT_INVALID = 0, 1, 2
 
 def rules_command(args: argparse.Namespace) -> int:
     try:
-        config = load_config(args.config, os.environ)
+        config = load_config(args.config)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_INVALID

@@ -9,7 +9,7 @@ import pytest
 import sqlalchemy as sa
 import yaml
 
-from gateway.cli import main
+from cli.main import main
 from harness.audit_store import TABLES
 from tests.services import MariaDBServer, free_port
 

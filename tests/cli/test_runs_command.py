@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from cli.main import main
 from config.schema import AuditSettings
-from gateway.cli import main
 from harness.audit import ModelStep, RunStarted, ToolInvocation
 from harness.audit_store import SqlAuditStore
 from harness.scripted_model import ScriptedChatModel, reply

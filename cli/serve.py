@@ -1,39 +1,33 @@
-"""Starting the gateway: Ray (local or a cluster), the runtime's actors, the audit store and uvicorn."""
+"""``superbiz serve``: a gateway process. It listens at once, then starts its parts (the audit store, Ray, the
+runtime's actors) and drains on SIGTERM; ``build_gateway`` and ``GatewayThread`` give the demo and the tests the
+same gateway with its parts up before it listens."""
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import ipaddress
-import logging
-import os
 import signal
 import threading
 import time
 from collections.abc import Coroutine
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, TypeVar
 
 import ray
 import uvicorn
 import uvloop
-from ray._raylet import Config as RayConfig
-from ray.exceptions import AuthenticationError
 from starlette.applications import Starlette
 
 from actors.runtime import HarnessClient
+from cli.ray_cluster import init_ray
+from config import environment
 from config.schema import AppConfig
-from config.secrets import Secret
 from gateway.app import create_app
 from gateway.services import STARTUP_STEPS, GatewayServices
 from harness.audit_store import SqlAuditStore
 from harness.logs import configure_logging
 
-log = logging.getLogger(__name__)
 STARTUP_TIMEOUT_S = 30.0
-RAY_CLIENT_ATTEMPTS = 5
-RAY_CLIENT_RETRY_DELAY_S = 3.0
 DRAIN_POLL_S = 0.1
 STOP_WAIT_S = 10.0
 """After cancelling the runs still in flight, how long their streams may take to close."""
@@ -59,93 +53,6 @@ def check_exposure(config: AppConfig, host: str) -> None:
             f"refusing to listen on {host} with authentication off: set gateway.auth: api-keys (and api-keys), "
             "or listen on 127.0.0.1"
         )
-
-
-def init_ray(config: AppConfig, address: str | None) -> str | None:
-    """Join the configured cluster, or start a local Ray with its dashboard; returns the dashboard URL."""
-    target = address or config.ray.address
-    if ray.is_initialized():
-        return None
-    if target:
-        context = join_cluster(target, config.ray.namespace, config.ray.auth_token)
-    else:
-        context = ray.init(
-            address="local",
-            namespace=config.ray.namespace,
-            include_dashboard=True,
-            dashboard_host="127.0.0.1",
-            log_to_driver=False,
-            configure_logging=False,
-        )
-    url = getattr(context, "dashboard_url", None)
-    return f"http://{url}" if url and not str(url).startswith("http") else url
-
-
-class ClusterJoinError(Exception):
-    """The gateway could not join the configured Ray cluster."""
-
-
-def token_source() -> str | None:
-    """Where Ray finds its authentication token (``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH``, then
-    ``~/.ray/auth_token``), or None."""
-    if os.environ.get("RAY_AUTH_TOKEN"):
-        return "RAY_AUTH_TOKEN"
-    if os.environ.get("RAY_AUTH_TOKEN_PATH") and Path(os.environ["RAY_AUTH_TOKEN_PATH"]).is_file():
-        return os.environ["RAY_AUTH_TOKEN_PATH"]
-    default = Path.home() / ".ray" / "auth_token"
-    return str(default) if default.is_file() else None
-
-
-def use_cluster_token(configured: Secret | None) -> str | None:
-    """Make a driver joining a cluster send Ray's authentication token when one is available: ``ray.auth-token``
-    from the configuration, else Ray's own ``RAY_AUTH_TOKEN``, ``RAY_AUTH_TOKEN_PATH`` or ``~/.ray/auth_token``.
-    Returns where the token comes from (never the token), or None when there is none."""
-    if configured is not None:
-        os.environ["RAY_AUTH_TOKEN"] = configured.reveal()
-    source = token_source()
-    if source is None:
-        return None
-    if configured is not None:
-        source = "ray.auth-token"
-    if "RAY_AUTH_MODE" not in os.environ:
-        # Ray 2.60 turns token mode on by itself only for a cluster it starts; a driver joining one must ask for
-        # it, and Ray reads the mode once at import unless its configuration is read again.
-        os.environ["RAY_AUTH_MODE"] = "token"
-        RayConfig.initialize("")
-    return source
-
-
-def join_cluster(address: str, namespace: str, token: Secret | None = None) -> object:
-    """``ray.init`` on an existing cluster, with its token when one is available (``use_cluster_token``).
-
-    Over Ray Client (``ray://``) the head's proxy starts a server process per connection, and now and then that
-    process dies at birth (``ConnectionAbortedError``: "Starting Ray client server failed"); the next connection
-    gets a fresh one, so that is asked again. A cluster that refuses the driver (a missing or wrong token, a wrong
-    address) is one ``ClusterJoinError`` that names what to set."""
-    source = use_cluster_token(token)
-    connect = functools.partial(
-        ray.init, address=address, namespace=namespace, log_to_driver=False, configure_logging=False
-    )
-    attempts = RAY_CLIENT_ATTEMPTS if address.startswith("ray://") else 1
-    for attempt in range(1, attempts):
-        try:
-            return connect()
-        except ConnectionAbortedError:
-            ray.shutdown()
-            log.warning("Ray Client server failed to start (attempt %d of %d); connecting again", attempt, attempts)
-            time.sleep(RAY_CLIENT_RETRY_DELAY_S)
-    try:
-        return connect()
-    except ConnectionAbortedError:  # Ray Client's server failed to start every time: not a question of tokens
-        raise
-    except (ConnectionError, AuthenticationError) as refused:
-        ray.shutdown()
-        raise ClusterJoinError(
-            f"cannot join the Ray cluster at {address} ({type(refused).__name__}); authentication token: "
-            f"{source or 'none found'}. If the cluster uses Ray's token authentication (ray start does when a "
-            "token exists), set ray.auth-token: ${RAY_AUTH_TOKEN} in the configuration, or RAY_AUTH_TOKEN, or "
-            "copy the head's ~/.ray/auth_token; otherwise check the address."
-        ) from None
 
 
 @dataclass
@@ -284,9 +191,9 @@ def serve(config: AppConfig, host: str, port: int, ray_address: str | None) -> i
         print(f"superbiz gateway: ready ({', '.join(STARTUP_STEPS)} up)", flush=True)
         if dashboard:
             print(f"Ray dashboard:    {dashboard}", flush=True)
-            if os.environ.get("RAY_AUTH_MODE") == "token":
+            if environment.ray_auth_mode() == "token":
                 print(
-                    f"Ray dashboard:    token authentication is on; the token is in {token_source()} "
+                    f"Ray dashboard:    token authentication is on; the token is in {environment.ray_token_source()} "
                     "(`ray get-auth-token` prints it)",
                     flush=True,
                 )

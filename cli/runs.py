@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime, timedelta
@@ -25,7 +24,7 @@ from harness.audit_store import SqlAuditStore, connect_url, released_content
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from gateway.run_trail import RunTrail
+    from cli.trail_render import RunTrail
 
 T = TypeVar("T")
 
@@ -70,7 +69,7 @@ class _Unreadable(Exception):
 def _read(args: argparse.Namespace, read: Callable[[SqlAuditStore], Coroutine[Any, Any, T]]) -> T:
     """``read`` on the configured audit store. Never creates a database or a folder; raises ``_Unreadable``."""
     try:
-        config = load_config(args.config, os.environ)
+        config = load_config(args.config)
     except ConfigError as exc:
         raise _Unreadable(str(exc), EXIT_INVALID) from None
     url = connect_url(config.audit)
@@ -101,7 +100,7 @@ def _console() -> Console:
 
 
 def runs_list(args: argparse.Namespace) -> int:
-    from gateway.run_trail import runs_table
+    from cli.trail_render import runs_table
 
     try:
         runs = _read(args, lambda store: store.runs(args.since, args.outcome, args.limit))
@@ -117,7 +116,7 @@ def runs_list(args: argparse.Namespace) -> int:
 
 async def _trail(store: SqlAuditStore, wanted: str) -> RunTrail:
     """The trail of the run whose id is ``wanted`` or starts with it (one run only, and 6+ characters)."""
-    from gateway.run_trail import RunTrail
+    from cli.trail_render import RunTrail
 
     run_id: str | None = wanted if await store.run(wanted) is not None else None
     candidates = [] if run_id or len(wanted) < MIN_PREFIX_CHARS else await store.run_ids_starting_with(wanted)
@@ -134,7 +133,7 @@ async def _trail(store: SqlAuditStore, wanted: str) -> RunTrail:
 
 
 def runs_show(args: argparse.Namespace) -> int:
-    from gateway.run_trail import trail_tree
+    from cli.trail_render import trail_tree
 
     try:
         trail = _read(args, lambda store: _trail(store, args.run_id))

@@ -20,13 +20,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 import time
 import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cli.eval_render import print_report
+from cli.guard_pool import GuardPool
 from config.loader import ConfigError, load_config
 from config.schema import AppConfig
 
@@ -34,15 +35,11 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from harness.evaluation import CaseResult, GuardCase
-    from harness.ports import GuardAttempt
-    from harness.semantic_guard import GuardRequest
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_INVALID = 2
 DEFAULT_REPORT = "eval-report.json"
-TIMEOUT_GRACE_S = 5.0
-"""How long past the attempt timeout the driver waits for a replica before it gives up on the call."""
 Commands = argparse._SubParsersAction  # type: ignore[type-arg]
 
 
@@ -93,17 +90,17 @@ def add_eval_command(commands: Commands, config_option: argparse.ArgumentParser)
 
 def evaluate_command(args: argparse.Namespace) -> int:
     if args.rules:
-        from gateway.rule_report import rules_command
+        from cli.eval_rules import rules_command
 
         return rules_command(args)
     if args.mutations:
-        from gateway.mutation_report import mutations_command
+        from cli.eval_mutations import mutations_command
 
         return mutations_command(args)
     from harness.evaluation import DatasetError, bundled_dataset, load_cases
 
     try:
-        config = load_config(args.config, os.environ)
+        config = load_config(args.config)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return EXIT_INVALID
@@ -137,7 +134,7 @@ def run_eval(
     from rich.console import Console
 
     from actors.model_factory import model_label
-    from harness.evaluation import build_report, write_report
+    from harness.evaluation import build_report
 
     console = console or Console()
     try:
@@ -174,6 +171,12 @@ def run_eval(
         replica_concurrency=config.harness.semantic_guard.replica_concurrency,
     )
     print_report(report, console)
+    return _write_report(report, report_path, console)
+
+
+def _write_report(report: dict[str, Any], report_path: str | Path, console: Console) -> int:
+    from harness.evaluation import write_report
+
     try:
         written = write_report(report, report_path)
     except OSError as exc:
@@ -194,71 +197,6 @@ def _ensure_ray(config: AppConfig) -> bool:
     else:
         ray.init(address="local", include_dashboard=False, log_to_driver=False, configure_logging=False)
     return True
-
-
-class GuardPool:
-    """R SemanticGuard replicas; each request goes to the replica with the fewest calls in flight."""
-
-    def __init__(self, actors: list[Any], names: list[str], timeout_s: float) -> None:
-        self._actors = actors
-        self._names = names
-        self._timeout_s = timeout_s
-        self._in_flight = [0] * len(actors)
-
-    @classmethod
-    def create(cls, config: AppConfig, replicas: int, namespace: str) -> GuardPool:
-        """Named replicas (``guard:N``) in ``namespace``, ``max_concurrency`` = semantic-guard replica-concurrency."""
-        import ray
-
-        from actors.guard import SemanticGuardActor
-        from actors.names import guard_name
-
-        names = [guard_name(index) for index in range(replicas)]
-        options = {
-            "namespace": namespace,
-            "num_cpus": 0,
-            "max_concurrency": config.harness.semantic_guard.replica_concurrency,
-        }
-        actors = [
-            ray.remote(SemanticGuardActor).options(name=name, **options).remote(name, config.model) for name in names
-        ]
-        return cls(actors, names, config.harness.semantic_guard.attempt_timeout)
-
-    @property
-    def size(self) -> int:
-        return len(self._actors)
-
-    async def ready(self) -> None:
-        """Every replica constructed (its process up, its model built), so startup is not measured as latency."""
-        await asyncio.gather(*(actor.__ray_ready__.remote() for actor in self._actors))
-
-    async def evaluate(self, request: GuardRequest) -> GuardAttempt:
-        import ray
-
-        from harness.model import Usage
-        from harness.ports import GuardAttempt
-        from harness.retry import FailureKind
-
-        index = min(range(len(self._actors)), key=self._in_flight.__getitem__)
-        self._in_flight[index] += 1
-        ref = self._actors[index].evaluate.remote(request, self._timeout_s)
-        try:
-            return await asyncio.wait_for(_resolve(ref), self._timeout_s + TIMEOUT_GRACE_S)
-        except TimeoutError:
-            ray.cancel(ref)
-            return GuardAttempt(None, FailureKind.TIMEOUT.value, Usage(), self._names[index])
-        finally:
-            self._in_flight[index] -= 1
-
-    def kill(self) -> None:
-        import ray
-
-        for actor in self._actors:
-            ray.kill(actor)
-
-
-async def _resolve(ref: Any) -> Any:
-    return await ref
 
 
 async def _evaluate(
@@ -286,73 +224,3 @@ async def _evaluate(
             kinds=configured_kinds(config),
         )
         return results, time.perf_counter() - started
-
-
-def print_report(report: dict[str, Any], console: Console) -> None:
-    """The release gate's confusion matrix and scores, the layers, the guard alone, latency and the categories."""
-    from rich.table import Table
-
-    from harness.evaluation import GATE, GUARD, PREDICTED
-
-    matrix = Table(title="release gate: confusion matrix (rows: expected, columns: released as)")
-    matrix.add_column("expected \\ released as")
-    for label in PREDICTED:
-        matrix.add_column(label, justify="right")
-    for expected, row in report["confusion_matrix"].items():
-        matrix.add_row(expected, *(str(row[label]) for label in PREDICTED))
-    console.print(matrix)
-
-    scores, latency, run = report["unsupported"], report["latency"], report["run"]
-    console.print(
-        f"UNSUPPORTED (positive class): precision {_fmt(scores['precision'])}  recall {_fmt(scores['recall'])}  "
-        f"F1 {_fmt(scores['f1'])}  (tp {scores['tp']}, fp {scores['fp']}, fn {scores['fn']}, tn {scores['tn']})"
-    )
-    console.print(f"accuracy {_fmt(report['accuracy'])}; unavailable {report['unavailable']}")
-    layers = report["layers"]
-    for layer, name in ((GATE, "deterministic gate (EvidenceGuard)"), (GUARD, "SemanticGuard")):
-        row = layers[layer]
-        console.print(
-            f"decided by the {name}: {row['decided']} cases; UNSUPPORTED caught {row['unsupported_caught']}; "
-            f"faithful refused {row['faithful_refused']}"
-        )
-    alone = report["guard_alone"]["unsupported"]
-    console.print(
-        f"SemanticGuard alone (every case): precision {_fmt(alone['precision'])}  recall {_fmt(alone['recall'])}"
-    )
-    for name, target in report["targets"].items():
-        comparison = "≥" if name == "unsupported_recall" else "≤"
-        value = _fmt(target["value"]) if isinstance(target["value"], float) else str(target["value"])
-        verdict = "met" if target["met"] else "MISSED"
-        console.print(f"target {name.replace('_', ' ')}: {value} ({comparison} {target['target']}) {verdict}")
-    console.print(
-        f"latency p50 {_ms(latency['p50_ms'])}  p95 {_ms(latency['p95_ms'])}  p99 {_ms(latency['p99_ms'])}  "
-        f"max {_ms(latency['max_ms'])}; {run['throughput_per_s']} evaluations/s over {run['wall_s']} s"
-    )
-
-    categories = Table(
-        title="per category (released as: SUPPORTED / UNSUPPORTED / UNAVAILABLE; decided by: gate / guard)"
-    )
-    categories.add_column("category", no_wrap=True)
-    categories.add_column("expected")
-    for name in ("cases", "correct", "accuracy", "released as", "decided by"):
-        categories.add_column(name, justify="right")
-    for name, row in report["categories"].items():
-        predicted = row["predicted"]
-        categories.add_row(
-            name,
-            "/".join(row["expected"]),
-            str(row["cases"]),
-            str(row["correct"]),
-            _fmt(row["accuracy"]),
-            f"{predicted['SUPPORTED']}/{predicted['UNSUPPORTED']}/{predicted['UNAVAILABLE']}",
-            f"{row['decided_by'][GATE]}/{row['decided_by'][GUARD]}",
-        )
-    console.print(categories)
-
-
-def _fmt(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.3f}"
-
-
-def _ms(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.1f} ms"
