@@ -57,10 +57,11 @@ from harness.gate.evidence import Grounds, evidence_of
 from harness.gate.grounding import ungrounded
 from harness.gate.proposals import mutating_part
 from harness.gate.tokens import tokenize
-from offline_model.text import ERROR_CODE_PATTERN as CODE
-from offline_model.text import ORDER_ID_PATTERN as ORDER
-from offline_model.text import SERVICE_PATTERN as SERVICE
-from offline_model.text import leaf_text, looks_like_instruction, normalise
+from offline_model.entities import ERROR_CODE_PATTERN as CODE
+from offline_model.entities import ORDER_ID_PATTERN as ORDER
+from offline_model.entities import SERVICE_PATTERN as SERVICE
+from offline_model.lexical import leaf_text, normalise
+from offline_model.quoting import looks_like_instruction
 
 HEALTH_CLAIMS = (
     "正常", "健康", "没有问题", "无问题", "已排除", "排除了", "可以排除", "无异常", "没有异常", "一切良好", "无关",

@@ -16,14 +16,17 @@ always gets the same reply.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
+
 from harness.errors import OperationFailed
 from harness.model import ModelReply, ModelRequest, ToolCall, Usage
 from harness.retry import FailureKind
 from offline_model import answers, guard, investigator, router
 from offline_model.conversation import arguments_json, read
+from offline_model.json_io import dumps, json_object
 from offline_model.query_facts import extract
 from offline_model.repair import repair
-from offline_model.text import dumps, estimate_tokens, json_object
 from offline_model.writer import compose
 
 LABEL = "offline deterministic model (not an LLM)"
@@ -90,3 +93,8 @@ def _agent_turn(request: ModelRequest) -> tuple[str | None, tuple[ToolCall, ...]
 
 def _last_user(request: ModelRequest) -> str:
     return next((m.content or "" for m in reversed(request.messages) if m.role == "user"), "")
+
+
+def estimate_tokens(texts: Iterable[str]) -> int:
+    """A deterministic token estimate: about four characters a token (CJK text is counted the same way)."""
+    return math.ceil(sum(len(text) for text in texts) / 4)
