@@ -42,7 +42,10 @@ from actors.model_factory import build_model
 from config.loader import BUNDLED_DEFAULT, parse_config
 from config.schema import AppConfig
 from gateway.eval_command import GuardPool
-from harness.evaluation import CaseResult, GuardCase, bundled_dataset, evaluate_cases, load_cases, percentile
+from harness.evaluation.dataset import GuardCase, bundled_dataset, load_cases
+from harness.evaluation.results import CaseResult
+from harness.evaluation.running import evaluate_cases
+from harness.evaluation.scoring import percentile
 from harness.guard_attempt import evaluate_once
 
 TARGET_EFFICIENCY = 0.90

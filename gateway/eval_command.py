@@ -33,7 +33,8 @@ from config.schema import AppConfig
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from harness.evaluation import CaseResult, GuardCase
+    from harness.evaluation.dataset import GuardCase
+    from harness.evaluation.results import CaseResult
     from harness.ports import GuardAttempt
     from harness.semantic_guard import GuardRequest
 
@@ -100,7 +101,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
         from gateway.mutation_report import mutations_command
 
         return mutations_command(args)
-    from harness.evaluation import DatasetError, bundled_dataset, load_cases
+    from harness.evaluation.dataset import DatasetError, bundled_dataset, load_cases
 
     try:
         config = load_config(args.config, os.environ)
@@ -137,7 +138,7 @@ def run_eval(
     from rich.console import Console
 
     from actors.model_factory import model_label
-    from harness.evaluation import build_report, write_report
+    from harness.evaluation.report import build_report, write_report
 
     console = console or Console()
     try:
@@ -267,7 +268,7 @@ async def _evaluate(
     """The results and the wall time of the evaluations (replica startup excluded)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from harness.evaluation import evaluate_cases
+    from harness.evaluation.running import evaluate_cases
     from harness.gate import ClaimPolicy
     from tools.registry import configured_kinds
 
@@ -292,7 +293,7 @@ def print_report(report: dict[str, Any], console: Console) -> None:
     """The release gate's confusion matrix and scores, the layers, the guard alone, latency and the categories."""
     from rich.table import Table
 
-    from harness.evaluation import GATE, GUARD, PREDICTED
+    from harness.evaluation.results import GATE, GUARD, PREDICTED
 
     matrix = Table(title="release gate: confusion matrix (rows: expected, columns: released as)")
     matrix.add_column("expected \\ released as")
