@@ -28,7 +28,8 @@ from harness.audit_store import TABLES, AuditSchemaError, SqlAuditStore
 from harness.redis_acl import acl_setuser_args
 from harness.selfcheck import run_selfcheck
 from tools.mysql.demo_db import mysql_script
-from tools.mysql.sql_validator import SqlAllowlist, SqlRejected, validate_sql
+from tools.mysql.sql_allowlist import SqlAllowlist
+from tools.mysql.sql_validator import SqlRejected, validate_sql
 
 EXIT_OK = 0
 EXIT_FAILED = 1
