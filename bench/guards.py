@@ -42,7 +42,10 @@ from actors.model_factory import build_model
 from cli.guard_pool import GuardPool
 from config.loader import BUNDLED_DEFAULT, parse_config
 from config.schema import AppConfig
-from harness.evaluation import CaseResult, GuardCase, bundled_dataset, evaluate_cases, load_cases, percentile
+from harness.evaluation.dataset import GuardCase, bundled_dataset, load_cases
+from harness.evaluation.results import CaseResult
+from harness.evaluation.running import evaluate_cases
+from harness.evaluation.scoring import percentile
 from harness.guard_attempt import evaluate_once
 
 TARGET_EFFICIENCY = 0.90

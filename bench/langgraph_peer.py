@@ -55,25 +55,9 @@ def agent_factory() -> tuple[str, Any]:
         return f"langgraph.prebuilt.create_react_agent (langgraph {version('langgraph')})", legacy
 
 
-def build_peer(base_url: str) -> tuple[str, Any]:
-    """(label, compiled graph): route -> plan -> ReAct agent -> guard."""
-    from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
+def _tools() -> list[Any]:
+    """The three tools the peer's agent may call, each with a canned result."""
     from langchain_core.tools import tool
-    from langchain_openai import ChatOpenAI
-    from langgraph.graph import END, START, StateGraph
-    from langgraph.graph.message import add_messages
-    from pydantic import SecretStr
-
-    def chat(role: str) -> ChatOpenAI:
-        return ChatOpenAI(
-            model="gpt-4o-mini",
-            base_url=base_url,
-            api_key=SecretStr("sk-bench"),
-            default_headers={ROLE_HEADER: role},
-            max_retries=0,
-            timeout=30,
-            temperature=0,
-        )
 
     @tool
     def lookup_knowledge(query: str) -> str:
@@ -90,6 +74,28 @@ def build_peer(base_url: str) -> tuple[str, Any]:
         """Run a read-only SQL query."""
         return json.dumps({"columns": ["order_id", "payment_status"], "rows": [["order-123", "TIMEOUT"]]})
 
+    return [lookup_knowledge, query_logs, query_mysql]
+
+
+def build_peer(base_url: str) -> tuple[str, Any]:
+    """(label, compiled graph): route -> plan -> ReAct agent -> guard."""
+    from langchain_core.messages import AnyMessage, HumanMessage, SystemMessage
+    from langchain_openai import ChatOpenAI
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.graph.message import add_messages
+    from pydantic import SecretStr
+
+    def chat(role: str) -> ChatOpenAI:
+        return ChatOpenAI(
+            model="gpt-4o-mini",
+            base_url=base_url,
+            api_key=SecretStr("sk-bench"),
+            default_headers={ROLE_HEADER: role},
+            max_retries=0,
+            timeout=30,
+            temperature=0,
+        )
+
     # Evaluated at once (no `from __future__ import annotations`): LangGraph reads these hints at run time.
     class PeerState(TypedDict, total=False):
         messages: Annotated[list[AnyMessage], add_messages]
@@ -98,7 +104,7 @@ def build_peer(base_url: str) -> tuple[str, Any]:
 
     router, planner, guard = chat("router"), chat("agent"), chat("guard")
     label, factory = agent_factory()
-    agent = factory(chat("agent"), [lookup_knowledge, query_logs, query_mysql], SYSTEM)
+    agent = factory(chat("agent"), _tools(), SYSTEM)
 
     async def route(state: PeerState) -> dict[str, Any]:
         answer = await router.ainvoke([SystemMessage(ROUTER), *state["messages"]])

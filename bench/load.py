@@ -660,6 +660,37 @@ def print_targets(server: list[Level], peers: list[Level]) -> None:
 # -- main ------------------------------------------------------------------------------------------------------
 
 
+async def gateway_level(
+    delay_ms: float,
+    concurrency: int,
+    runs: int,
+    namespace: str,
+    ray_address: str,
+    redis_url: str,
+    work: Path,
+    memory: ClusterMemory,
+    max_active: int,
+) -> Level:
+    """One level of the server: a fresh fake model and gateway, with the cluster's memory peak and tool stats."""
+    with FakeLlmProcess(delay_ms) as fake:
+        data = config_data(redis_url, fake.base_url, namespace, max_active, work / f"{namespace}.db")
+        app_config(data)  # fail here, not in the subprocess, on a bad configuration
+        path = work / f"{namespace}.yaml"
+        path.write_text(yaml.safe_dump(data, allow_unicode=True))
+        gateway = GatewayProcess(path, ray_address, work / f"{namespace}.log", namespace)
+        try:
+            startup = gateway.wait_ready()
+            memory.take_peak()
+            level = await server_level(gateway.url, concurrency, runs)
+            level.peak_rss, level.peak_processes = memory.take_peak()
+            level.tools = tool_stats(namespace)
+            level.startup_s = startup
+        finally:
+            gateway.stop()
+    level.delay_ms = delay_ms
+    return level
+
+
 async def main(args: argparse.Namespace, ray_address: str, redis_url: str, work: Path) -> None:
     delays = [float(d) for d in args.delays.split(",")]
     levels = [int(c) for c in args.levels.split(",")]
@@ -683,22 +714,9 @@ async def main(args: argparse.Namespace, ray_address: str, redis_url: str, work:
             for concurrency in levels:
                 runs = args.runs_per_level or max(300, 4 * concurrency)
                 namespace = f"load-{uuid.uuid4().hex[:8]}"
-                with FakeLlmProcess(delay_ms) as fake:
-                    data = config_data(redis_url, fake.base_url, namespace, max_active, work / f"{namespace}.db")
-                    app_config(data)  # fail here, not in the subprocess, on a bad configuration
-                    path = work / f"{namespace}.yaml"
-                    path.write_text(yaml.safe_dump(data, allow_unicode=True))
-                    gateway = GatewayProcess(path, ray_address, work / f"{namespace}.log", namespace)
-                    try:
-                        startup = gateway.wait_ready()
-                        memory.take_peak()
-                        level = await server_level(gateway.url, concurrency, runs)
-                        level.peak_rss, level.peak_processes = memory.take_peak()
-                        level.tools = tool_stats(namespace)
-                        level.startup_s = startup
-                    finally:
-                        gateway.stop()
-                level.delay_ms = delay_ms
+                level = await gateway_level(
+                    delay_ms, concurrency, runs, namespace, ray_address, redis_url, work, memory, max_active
+                )
                 server.append(level)
                 print(
                     f"  server   delay {delay_ms:.0f} ms C={concurrency}: {level.rate:.1f} runs/s, "

@@ -34,7 +34,8 @@ from config.schema import AppConfig
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from harness.evaluation import CaseResult, GuardCase
+    from harness.evaluation.dataset import GuardCase
+    from harness.evaluation.results import CaseResult
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -97,7 +98,7 @@ def evaluate_command(args: argparse.Namespace) -> int:
         from cli.eval_mutations import mutations_command
 
         return mutations_command(args)
-    from harness.evaluation import DatasetError, bundled_dataset, load_cases
+    from harness.evaluation.dataset import DatasetError, bundled_dataset, load_cases
 
     try:
         config = load_config(args.config)
@@ -134,7 +135,7 @@ def run_eval(
     from rich.console import Console
 
     from actors.model_factory import model_label
-    from harness.evaluation import build_report
+    from harness.evaluation.report import build_report
 
     console = console or Console()
     try:
@@ -175,7 +176,7 @@ def run_eval(
 
 
 def _write_report(report: dict[str, Any], report_path: str | Path, console: Console) -> int:
-    from harness.evaluation import write_report
+    from harness.evaluation.report import write_report
 
     try:
         written = write_report(report, report_path)
@@ -205,7 +206,7 @@ async def _evaluate(
     """The results and the wall time of the evaluations (replica startup excluded)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from harness.evaluation import evaluate_cases
+    from harness.evaluation.running import evaluate_cases
     from harness.gate import ClaimPolicy
     from tools.registry import configured_kinds
 

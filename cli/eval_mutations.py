@@ -40,7 +40,7 @@ TOP_REASONS = 15
 
 def offline_guard(request: GuardRequest) -> str:
     """The offline model's SemanticGuard, called in-process (lexical reading, not an LLM)."""
-    from offline_model.guard import review
+    from offline_model.guard.review import review
 
     return review(request.model_dump(mode="json"))["verdict"]
 

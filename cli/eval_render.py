@@ -13,7 +13,7 @@ def print_report(report: dict[str, Any], console: Console) -> None:
     """The release gate's confusion matrix and scores, the layers, the guard alone, latency and the categories."""
     from rich.table import Table
 
-    from harness.evaluation import GATE, GUARD, PREDICTED
+    from harness.evaluation.results import GATE, GUARD, PREDICTED
 
     matrix = Table(title="release gate: confusion matrix (rows: expected, columns: released as)")
     matrix.add_column("expected \\ released as")

@@ -10,7 +10,8 @@ import sys
 
 from cli.options import CONFIG_OPTION
 from config.loader import ConfigError, load_config
-from tools.mysql.sql_validator import SqlAllowlist, SqlRejected, validate_sql
+from tools.mysql.sql_allowlist import SqlAllowlist
+from tools.mysql.sql_validator import SqlRejected, validate_sql
 
 EXIT_OK = 0
 EXIT_INVALID_CONFIG = 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from offline_model.text import clip_prefix, looks_like_instruction, sentences
+from offline_model.quoting import clip_prefix, looks_like_instruction, sentences
 
 MAX_DOCUMENTS = 3
 SENTENCES_PER_DOCUMENT = 2

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.model import ChatMessage, ModelRequest
-from offline_model.text import json_object
+from offline_model.json_io import json_object
 
 KNOWLEDGE, LOGS, MYSQL, METRICS = "lookup_knowledge", "query_logs", "query_mysql", "query_metrics"
 _LISTED_METRIC = re.compile(r"^- ([A-Za-z_:][A-Za-z0-9_:]*) \((counter|gauge|histogram); labels: ([^)]*)\)", re.M)

@@ -15,8 +15,8 @@ from offline_model.conversation import KNOWLEDGE, LOGS, METRICS, Observation
 from offline_model.investigator import DICTIONARY_QUERY
 from offline_model.log_lines import Line, Quotes, choose, named
 from offline_model.query_facts import QueryFacts
+from offline_model.quoting import clip_prefix, short_time
 from offline_model.reading import Explanation, best_sentence, innermost, severe_patterns
-from offline_model.text import clip_prefix, short_time
 
 QUOTE_CHARS = 150
 MAX_SERIES_TOLD = 3

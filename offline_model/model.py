@@ -6,7 +6,7 @@ It is not an LLM and says so in its label. It does each role's job from the mess
 * agent       -> a plan turn (``{"plan": [...]}``), tool turns (:mod:`offline_model.investigator`) and the
   Draft (:mod:`offline_model.writer`), all decided from the conversation so far — it keeps no memory;
 * repair      -> :mod:`offline_model.repair`;
-* guard       -> :mod:`offline_model.guard` (lexical support of each analysis against its evidence);
+* guard       -> :mod:`offline_model.guard.review` (lexical support of each analysis against its evidence);
 * knowledge / system_chat -> :mod:`offline_model.answers`.
 
 Usage is a deterministic estimate (about four characters a token, messages and tool definitions) so budgets
@@ -16,14 +16,18 @@ always gets the same reply.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Iterable
+
 from harness.errors import OperationFailed
 from harness.model import ModelReply, ModelRequest, ToolCall, Usage
 from harness.retry import FailureKind
-from offline_model import answers, guard, investigator, router
+from offline_model import answers, investigator, router
 from offline_model.conversation import arguments_json, read
+from offline_model.guard.review import review
+from offline_model.json_io import dumps, json_object
 from offline_model.query_facts import extract
 from offline_model.repair import repair
-from offline_model.text import dumps, estimate_tokens, json_object
 from offline_model.writer import compose
 
 LABEL = "offline deterministic model (not an LLM)"
@@ -55,7 +59,7 @@ class OfflineChatModel:
             user = _last_user(request)
             return dumps(router.route(json_object(user), user)), ()
         if role == "guard":
-            return dumps(guard.review(json_object(_last_user(request)))), ()
+            return dumps(review(json_object(_last_user(request)))), ()
         if role == "knowledge":
             return dumps(answers.knowledge_answer(json_object(_last_user(request)))), ()
         if role == "system_chat":
@@ -90,3 +94,8 @@ def _agent_turn(request: ModelRequest) -> tuple[str | None, tuple[ToolCall, ...]
 
 def _last_user(request: ModelRequest) -> str:
     return next((m.content or "" for m in reversed(request.messages) if m.role == "user"), "")
+
+
+def estimate_tokens(texts: Iterable[str]) -> int:
+    """A deterministic token estimate: about four characters a token (CJK text is counted the same way)."""
+    return math.ceil(sum(len(text) for text in texts) / 4)

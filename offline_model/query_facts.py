@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from offline_model.text import ERROR_CODE_PATTERN, ORDER_ID_PATTERN, SERVICE_PATTERN
+from offline_model.entities import ERROR_CODE_PATTERN, ORDER_ID_PATTERN, SERVICE_PATTERN
 
 DEFAULT_MINUTES = 30
 KNOWN_SERVICES = ("order-service", "payment-service", "refund-service", "user-service", "api-gateway")

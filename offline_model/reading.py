@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from offline_model.conversation import Observation
-from offline_model.text import ERROR_CODE_PATTERN, SERVICE_PATTERN, looks_like_instruction, normalise, sentences
+from offline_model.entities import ERROR_CODE_PATTERN, SERVICE_PATTERN
+from offline_model.lexical import normalise
+from offline_model.quoting import looks_like_instruction, sentences
 
 SEVERE = ("FATAL", "ERROR", "WARN")
 CAUSES = (

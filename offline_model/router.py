@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from offline_model.entities import ERROR_CODE_PATTERN, ORDER_ID_PATTERN
 from offline_model.query_facts import services_in
-from offline_model.text import ERROR_CODE_PATTERN, ORDER_ID_PATTERN
 
 INTENTS = ("SYSTEM_CHAT", "KNOWLEDGE_QUERY", "DIAGNOSIS")
 

@@ -21,9 +21,10 @@ from harness.gate.proposals import side_effect
 from offline_model.conversation import KNOWLEDGE, LOGS, METRICS, MYSQL, Conversation, Observation
 from offline_model.findings import Finding, findings, source_label
 from offline_model.investigator import mysql_skip_reason, root_pattern
+from offline_model.lexical import leaf_text
 from offline_model.query_facts import QueryFacts
+from offline_model.quoting import short_time
 from offline_model.reading import Explanation, explanation, key_pattern, queried_service, services_named, signature
-from offline_model.text import leaf_text, short_time
 
 ACTIONS = {
     "pool": [

@@ -185,39 +185,46 @@ def _ratios(results: Results) -> list[Fact]:
     return made
 
 
-def _approximate(results: Results) -> list[Fact]:
-    """四十多条 for 43, 二十多次 for 26, 近五十 for 48."""
+def _approximate_order_logs(results: Results) -> list[Fact]:
+    """The order-service timeout lines and payment-service's pattern of them, as 四十多条 / 二十多次."""
     made: list[Fact] = []
-    if results.has(ORDER_LOGS):
-        result = results.result(ORDER_LOGS)
-        words = chinese_tens(result["match_count"])
-        if words:
-            token = mark("number", f"{words}条", zh_numeral=result["match_count"], unit="条")
+    if not results.has(ORDER_LOGS):
+        return made
+    result = results.result(ORDER_LOGS)
+    words = chinese_tens(result["match_count"])
+    if words:
+        token = mark("number", f"{words}条", zh_numeral=result["match_count"], unit="条")
+        made.append(
+            facts(
+                "zh_approx_numeral",
+                (ORDER_LOGS,),
+                f"匹配 {service('order-service')}、{order('order-123')} 与 timeout 的日志有{token}",
+                f"some {exact(result['match_count'], 'log lines')} matched {service('order-service')}, "
+                f"{order('order-123')} and timeout",
+                f"match 到的日志有{token}",
+            )
+        )
+    for pattern in results.patterns(ORDER_LOGS):
+        words = chinese_tens(pattern["count"])
+        if words and pattern["service"] == "payment-service":
+            token = mark("number", f"{words}次", zh_numeral=pattern["count"], unit="次")
             made.append(
                 facts(
                     "zh_approx_numeral",
                     (ORDER_LOGS,),
-                    f"匹配 {service('order-service')}、{order('order-123')} 与 timeout 的日志有{token}",
-                    f"some {exact(result['match_count'], 'log lines')} matched {service('order-service')}, "
-                    f"{order('order-123')} and timeout",
-                    f"match 到的日志有{token}",
+                    f"{service('payment-service')} 调用 {service('order-service')} 超时{token}",
+                    f"{service('payment-service')} timed out calling {service('order-service')} "
+                    f"{exact(pattern['count'], 'times')}",
+                    f"{service('payment-service')} call {service('order-service')} timeout 了{token}",
                 )
             )
-        for pattern in results.patterns(ORDER_LOGS):
-            words = chinese_tens(pattern["count"])
-            if words and pattern["service"] == "payment-service":
-                token = mark("number", f"{words}次", zh_numeral=pattern["count"], unit="次")
-                made.append(
-                    facts(
-                        "zh_approx_numeral",
-                        (ORDER_LOGS,),
-                        f"{service('payment-service')} 调用 {service('order-service')} 超时{token}",
-                        f"{service('payment-service')} timed out calling {service('order-service')} "
-                        f"{exact(pattern['count'], 'times')}",
-                        f"{service('payment-service')} call {service('order-service')} timeout 了{token}",
-                    )
-                )
-                break
+            break
+    return made
+
+
+def _approximate(results: Results) -> list[Fact]:
+    """四十多条 for 43, 二十多次 for 26, 近五十 for 48."""
+    made = _approximate_order_logs(results)
     if results.has(PENDING_METRIC):
         top = results.series(PENDING_METRIC)[0]["max"]
         words = chinese_tens(int(top))

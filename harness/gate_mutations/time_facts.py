@@ -184,39 +184,46 @@ def _lock_free_time(results: Results) -> list[Fact]:
     return made
 
 
+def _timeout_conversions(results: Results) -> list[Fact]:
+    """The order logs' timeouts in milliseconds said in seconds: 3000ms as 3 秒, 30007ms as 约 30 秒."""
+    made: list[Fact] = []
+    if not results.has(ORDER_LOGS):
+        return made
+    for pattern in results.patterns(ORDER_LOGS):
+        text = pattern["example"]
+        ms = number_before(text, "ms")
+        if ms is None:
+            continue
+        who, value = service(pattern["service"]), Decimal(ms)
+        if "HikariPool" in text:
+            zh, en = rounded(value / 1000, 0, "秒", derived="conversion"), rounded(value / 1000, 0, "s")
+            made.append(
+                facts(
+                    "unit_conversion",
+                    (ORDER_LOGS,),
+                    f"{who} 获取数据库连接约 {zh}后超时",
+                    f"{who} gave up waiting for a database connection after about {en}",
+                    f"{who} 拿 DB connection 约 {zh}后 timeout",
+                    worked={"zh": (f"{who} 获取数据库连接 {exact(ms, 'ms', sep='')}（约 {zh}）后超时",)},
+                )
+            )
+        elif value % 1000 == 0 and "order-service" in text:
+            zh, en = exact((value / 1000).normalize(), "秒"), exact((value / 1000).normalize(), "seconds")
+            made.append(
+                facts(
+                    "unit_conversion",
+                    (ORDER_LOGS,),
+                    f"{who} 回调 {service('order-service')} 在 {zh}后超时（{code('ERR_TIMEOUT')}）",
+                    f"{who}'s callback to {service('order-service')} timed out after {en} ({code('ERR_TIMEOUT')})",
+                    f"{who} 调 {service('order-service')} 的 callback {zh}就 timeout 了（{code('ERR_TIMEOUT')}）",
+                )
+            )
+    return made
+
+
 def _conversions(results: Results) -> list[Fact]:
     """3000ms as 3 秒, 3.020s as 3020 毫秒, 30007ms as 约 30 秒, a 60-minute window as 1 小时."""
-    made: list[Fact] = []
-    if results.has(ORDER_LOGS):
-        for pattern in results.patterns(ORDER_LOGS):
-            text = pattern["example"]
-            ms = number_before(text, "ms")
-            if ms is None:
-                continue
-            who, value = service(pattern["service"]), Decimal(ms)
-            if "HikariPool" in text:
-                zh, en = rounded(value / 1000, 0, "秒", derived="conversion"), rounded(value / 1000, 0, "s")
-                made.append(
-                    facts(
-                        "unit_conversion",
-                        (ORDER_LOGS,),
-                        f"{who} 获取数据库连接约 {zh}后超时",
-                        f"{who} gave up waiting for a database connection after about {en}",
-                        f"{who} 拿 DB connection 约 {zh}后 timeout",
-                        worked={"zh": (f"{who} 获取数据库连接 {exact(ms, 'ms', sep='')}（约 {zh}）后超时",)},
-                    )
-                )
-            elif value % 1000 == 0 and "order-service" in text:
-                zh, en = exact((value / 1000).normalize(), "秒"), exact((value / 1000).normalize(), "seconds")
-                made.append(
-                    facts(
-                        "unit_conversion",
-                        (ORDER_LOGS,),
-                        f"{who} 回调 {service('order-service')} 在 {zh}后超时（{code('ERR_TIMEOUT')}）",
-                        f"{who}'s callback to {service('order-service')} timed out after {en} ({code('ERR_TIMEOUT')})",
-                        f"{who} 调 {service('order-service')} 的 callback {zh}就 timeout 了（{code('ERR_TIMEOUT')}）",
-                    )
-                )
+    made = _timeout_conversions(results)
     if results.has(GATEWAY_LOGS):
         for pattern in results.patterns(GATEWAY_LOGS)[:2]:
             rt = field_number(pattern["example"], "rt")

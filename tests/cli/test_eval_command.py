@@ -13,7 +13,7 @@ import yaml
 from cli.eval_command import run_eval
 from cli.main import main
 from config.loader import BUNDLED_DEFAULT, parse_config
-from harness.evaluation import bundled_dataset, load_cases
+from harness.evaluation.dataset import bundled_dataset, load_cases
 from harness.gate import ClaimPolicy
 from tests.fake_openai import FakeOpenAI, reply
 

@@ -11,7 +11,7 @@ import pytest
 
 from config import load_config
 from harness import gate
-from harness.evaluation import DatasetError, GuardCase, bundled_dataset, load_cases, parse_cases
+from harness.evaluation.dataset import DatasetError, GuardCase, bundled_dataset, load_cases, parse_cases
 from harness.gate import ClaimPolicy
 from harness.gate_mutations import FaithfulDraft, faithful_drafts
 from harness.gate_mutations.results import records_of

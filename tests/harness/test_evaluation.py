@@ -10,21 +10,11 @@ from typing import Any
 
 import pytest
 
-from harness.evaluation import (
-    INPUT_TOO_LARGE,
-    UNAVAILABLE,
-    CaseResult,
-    DatasetError,
-    GuardCase,
-    build_report,
-    bundled_dataset,
-    confusion_matrix,
-    evaluate_cases,
-    load_cases,
-    parse_cases,
-    percentile,
-    positive_class_scores,
-)
+from harness.evaluation.dataset import DatasetError, GuardCase, bundled_dataset, load_cases, parse_cases
+from harness.evaluation.report import build_report
+from harness.evaluation.results import INPUT_TOO_LARGE, UNAVAILABLE, CaseResult
+from harness.evaluation.running import evaluate_cases
+from harness.evaluation.scoring import confusion_matrix, percentile, positive_class_scores
 from harness.gate import ClaimPolicy
 from harness.guard_attempt import evaluate_once
 from harness.model import Usage

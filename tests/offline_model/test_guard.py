@@ -18,7 +18,8 @@ from harness.draft import parse_draft
 from harness.gate import EvidenceFailureCode
 from harness.model import ChatMessage, ModelRequest
 from harness.semantic_guard import guard_request, parse_verdict
-from offline_model.guard import distinctive_tokens, review
+from offline_model.guard.review import review
+from offline_model.guard.tokens import distinctive_tokens
 from offline_model.model import OfflineChatModel
 from tests.offline_model.loop import Run, diagnose, guard_verdict
 from tools.registry import BUNDLED

@@ -8,7 +8,7 @@ from typing import Any
 
 from cli.eval_mutations import mutation_figures
 from config import load_config
-from offline_model.guard import review
+from offline_model.guard.review import review
 
 WINDOW = "2026-03-02T08:00:00.000+00:00 至 2026-03-02T08:30:00.000+00:00"
 MOCK_SCOPE = "Only the cited calls were read; logs are mock data"

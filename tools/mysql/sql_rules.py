@@ -1,6 +1,6 @@
 """What the SQL validator accepts: rejection codes, bounds, and the allowlist of sqlglot expression classes.
 
-Everything here is data or a small pure function; ``sql_validator`` walks the tree and applies it. A class
+Everything here is data or a small pure function; ``sql_walk`` walks the tree and applies it. A class
 that is not listed in ``NODE_ARGS`` or ``REJECTED`` and is not a function is unsupported: the walk is an
 allowlist, so a construct sqlglot learns in a later version is rejected until someone lists it here.
 """

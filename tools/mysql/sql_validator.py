@@ -1,9 +1,10 @@
 """Fail-closed validation of the agent's read-only SQL (ISS-014 §9.3), pure: no database, no Ray.
 
 ``validate_sql`` parses the text with sqlglot (MySQL dialect), walks every node of the one statement against
-an allowlist of expression classes (``sql_rules``), resolves every table and column against the data source's
-schema/table/column allowlist, counts ``?`` placeholders against the params, injects or lowers LIMIT, and
-regenerates the SQL from the validated tree with comments removed. The input text is never executed: only
+an allowlist of expression classes (``sql_walk`` over ``sql_rules``), resolves every table, column and function
+against the data source's schema/table/column allowlist (``sql_allowlist``), counts ``?`` placeholders against
+the params, injects or lowers LIMIT, and regenerates the SQL from the validated tree with comments removed
+(``sql_render``). The input text is never executed: only
 the regenerated renderings of ``ValidatedQuery`` are.
 
 Rejections raise ``SqlRejected(code, message)``; the message is safe for the agent (what was wrong, how to fix
@@ -43,53 +44,25 @@ it) and never carries parser text. Codes:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
-from typing import Any
 
 import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.mysql import MySQL
-from sqlglot.errors import ErrorLevel, ParseError, SqlglotError, UnsupportedError
+from sqlglot.errors import ParseError, SqlglotError
 from sqlglot.tokens import TokenType
 
-from config.schema import DataSourceSettings, MysqlBudget
 from tools.mysql import sql_rules as rules
+from tools.mysql.sql_allowlist import SqlAllowlist, check_functions, resolve_columns, resolve_tables
+from tools.mysql.sql_render import SENTINEL, render
 from tools.mysql.sql_rules import SqlRejected
+from tools.mysql.sql_walk import Walk, check_select_list
 
-__all__ = ["SqlAllowlist", "SqlRejected", "ValidatedQuery", "validate_sql"]
+__all__ = ["SqlRejected", "ValidatedQuery", "validate_sql"]
 
 # sqlglot logs a warning quoting the SQL when it falls back to exp.Command; tool requests never go to logs.
 logging.getLogger("sqlglot").setLevel(logging.ERROR)
-
-_ALLOWED_JOINS = frozenset({("", ""), ("", "INNER"), ("LEFT", ""), ("LEFT", "OUTER")})
-_MAX_LIMIT_DIGITS = 18
-
-
-@dataclass(frozen=True)
-class SqlAllowlist:
-    """What one data source lets a query touch: schema -> table -> columns, and function names (upper case)."""
-
-    default_schema: str
-    schemas: Mapping[str, Mapping[str, frozenset[str]]]
-    functions: frozenset[str]
-
-    def __post_init__(self) -> None:
-        if self.default_schema not in self.schemas:
-            raise ValueError("default_schema must be one of schemas")
-
-    @classmethod
-    def from_settings(cls, source: DataSourceSettings, budget: MysqlBudget) -> SqlAllowlist:
-        schemas = {
-            schema: MappingProxyType({table: frozenset(spec.columns) for table, spec in allowed.tables.items()})
-            for schema, allowed in source.allowed_schemas.items()
-        }
-        return cls(
-            default_schema=source.default_schema,
-            schemas=MappingProxyType(schemas),
-            functions=frozenset(name.upper() for name in budget.allowed_functions),
-        )
 
 
 @dataclass(frozen=True)
@@ -117,14 +90,14 @@ def validate_sql(sql: str, params: Sequence[object], allowlist: SqlAllowlist, ma
     rules.check_text(sql)
     values = rules.checked_params(params)
     root = _parse(sql)
-    walk = _Walk(root)
+    walk = Walk(root)
     walk.run()
     if not walk.tables:
         raise SqlRejected(rules.SQL_UNSUPPORTED, "the query must read FROM an allowlisted table; " + rules.PLAIN_SELECT)
-    sources = _resolve_tables(walk.tables, allowlist)
-    _resolve_columns(walk, sources)
-    column_free = _check_select_list(root)
-    _check_functions(walk.functions, allowlist)
+    sources = resolve_tables(walk.tables, allowlist)
+    resolve_columns(walk, sources)
+    column_free = check_select_list(root)
+    check_functions(walk.functions, allowlist)
     if column_free is not None:
         raise SqlRejected(
             rules.SQL_SELECT_CONSTANT,
@@ -138,14 +111,14 @@ def validate_sql(sql: str, params: Sequence[object], allowlist: SqlAllowlist, ma
         )
     limit = max_rows if walk.limit is None else min(walk.limit, max_rows)
     root.set("limit", exp.Limit(expression=exp.Literal.number(limit)))
-    mysql_text, sqlite_text = _render(root, walk, sql)
+    mysql_text, sqlite_text = render(root, walk, sql)
     return ValidatedQuery(
-        sql=mysql_text.replace(_SENTINEL, "?"),
+        sql=mysql_text.replace(SENTINEL, "?"),
         params=values,
         tables=tuple(dict.fromkeys(f"{source.schema}.{source.table}" for source in sources)),
         limit=limit,
-        pymysql_sql=mysql_text.replace("%", "%%").replace(_SENTINEL, "%s"),
-        sqlite_sql=sqlite_text.replace(_SENTINEL, "?"),
+        pymysql_sql=mysql_text.replace("%", "%%").replace(SENTINEL, "%s"),
+        sqlite_sql=sqlite_text.replace(SENTINEL, "?"),
     )
 
 
@@ -194,321 +167,3 @@ def _selects_into(sql: str) -> bool:
         and tokens[0].token_type == TokenType.SELECT
         and any(t.token_type == TokenType.INTO for t in tokens)
     )
-
-
-def _unsupported(node: exp.Expr, what: str = "") -> SqlRejected:
-    return SqlRejected(
-        rules.SQL_UNSUPPORTED, f"{what or rules.describe(type(node))} is not supported here; {rules.PLAIN_SELECT}"
-    )
-
-
-class _Walk:
-    """One pre-order walk over the statement: every node is accepted by its class's rule or rejected.
-
-    Collects what the later steps resolve (tables, columns, functions, placeholders, select aliases, LIMIT).
-    """
-
-    def __init__(self, root: exp.Select) -> None:
-        self.root = root
-        self.tables: list[exp.Table] = []
-        self.columns: list[exp.Column] = []
-        self.functions: list[exp.Func] = []
-        self.placeholders: list[exp.Placeholder] = []
-        self.aliases: set[str] = set()
-        self.limit: int | None = None
-
-    def run(self) -> None:
-        stack: list[tuple[exp.Expr, int]] = [(self.root, 0)]
-        rule_for, handlers = rules.rule_for, _HANDLERS
-        while stack:
-            node, depth = stack.pop()
-            if depth > rules.MAX_DEPTH:
-                raise SqlRejected(rules.SQL_TOO_COMPLEX, rules.TOO_DEEP)
-            rule = rule_for(type(node))
-            if rule.code is not None:
-                raise SqlRejected(rule.code, rule.message)
-            if rule.function:
-                self.functions.append(node)  # type: ignore[arg-type]  # rule.function: an exp.Func
-            else:
-                handler = handlers.get(type(node))
-                if handler is not None:
-                    handler(self, node)
-                _check_args(node, rule.args)
-            depth += 1
-            stack.extend((child, depth) for child in node.iter_expressions(reverse=True))  # pre-order, left first
-
-    def select(self, node: exp.Select) -> None:
-        if node is not self.root:
-            raise SqlRejected(rules.SQL_SUBQUERY, rules.rule_for(exp.Subquery).message)
-
-    def join(self, node: exp.Join) -> None:
-        if node.args.get("using"):
-            raise _unsupported(node, "JOIN ... USING")
-        if node.args.get("method") or (node.side, node.kind) not in _ALLOWED_JOINS or node.args.get("on") is None:
-            raise SqlRejected(
-                rules.SQL_UNSUPPORTED,
-                "only [INNER] JOIN and LEFT [OUTER] JOIN with an ON condition are allowed (no CROSS, RIGHT, FULL, "
-                "NATURAL, STRAIGHT_JOIN, USING or comma joins); write e.g. "
-                "FROM a x JOIN b y ON y.a_id = x.id",
-            )
-
-    def table(self, node: exp.Table) -> None:
-        if not isinstance(node.parent, (exp.From, exp.Join)) or not isinstance(node.this, exp.Identifier):
-            raise _unsupported(node, "this table reference")
-        self.tables.append(node)
-
-    def identifier(self, node: exp.Identifier) -> None:
-        parent = node.parent
-        if isinstance(parent, (exp.Alias, exp.TableAlias)):
-            if not rules.is_plain_name(node.name):
-                raise SqlRejected(
-                    rules.SQL_UNSUPPORTED,
-                    f"alias {rules.shown(node.name)} must be a plain name (letters, digits, underscore)",
-                )
-        elif not isinstance(parent, (exp.Column, exp.Table)):
-            raise _unsupported(node, f"the identifier {rules.shown(node.name)}")
-
-    def column(self, node: exp.Column) -> None:
-        if isinstance(node.this, exp.Star):
-            raise SqlRejected(rules.SQL_WILDCARD, _WILDCARD_MESSAGE)
-        if not isinstance(node.this, exp.Identifier):
-            raise _unsupported(node, "this column reference")
-        self.columns.append(node)
-
-    def star(self, node: exp.Star) -> None:
-        parent = node.parent
-        if not (type(parent) is exp.Count and node.arg_key == "this" and not parent.expressions):
-            raise SqlRejected(rules.SQL_WILDCARD, _WILDCARD_MESSAGE)
-
-    def placeholder(self, node: exp.Placeholder) -> None:
-        if any(node.args.values()):
-            raise SqlRejected(
-                rules.SQL_UNSUPPORTED, "named placeholders such as ':name' are not supported; write '?' and pass params"
-            )
-        self.placeholders.append(node)
-
-    def alias(self, node: exp.Alias) -> None:
-        if node.parent is not self.root or node.arg_key != "expressions":
-            raise _unsupported(node, "an alias outside the select list")
-        self.aliases.add(node.alias)
-
-    def distinct(self, node: exp.Distinct) -> None:
-        in_select = node.parent is self.root and node.arg_key == "distinct" and not node.expressions
-        if not in_select and not (isinstance(node.parent, exp.Func) and node.arg_key == "this"):
-            raise _unsupported(node, "DISTINCT here")
-
-    def limit_or_offset(self, node: exp.Limit | exp.Offset) -> None:
-        value = node.expression
-        literal = isinstance(value, exp.Literal) and not value.is_string and value.this.isascii()
-        if node.parent is not self.root or not (
-            literal and value.this.isdecimal() and len(value.this) <= _MAX_LIMIT_DIGITS
-        ):
-            raise SqlRejected(
-                rules.SQL_UNSUPPORTED, "LIMIT and OFFSET must be non-negative integer literals, e.g. LIMIT 20 OFFSET 40"
-            )
-        if isinstance(node, exp.Limit):
-            self.limit = int(value.this)
-
-
-_WILDCARD_MESSAGE = "'*' is only allowed as COUNT(*); list the allowlisted columns you need instead of * or t.*"
-_HANDLERS: dict[type[exp.Expr], Callable[[_Walk, Any], None]] = {
-    exp.Select: _Walk.select,
-    exp.Join: _Walk.join,
-    exp.Table: _Walk.table,
-    exp.Identifier: _Walk.identifier,
-    exp.Column: _Walk.column,
-    exp.Star: _Walk.star,
-    exp.Placeholder: _Walk.placeholder,
-    exp.Alias: _Walk.alias,
-    exp.Distinct: _Walk.distinct,
-    exp.Limit: _Walk.limit_or_offset,
-    exp.Offset: _Walk.limit_or_offset,
-}
-
-
-def _check_args(node: exp.Expr, allowed: frozenset[str]) -> None:
-    for key, value in node.args.items():
-        if value is None or value is False or (type(value) is list and not value) or key in allowed:
-            continue
-        raise _unsupported(node, f"{rules.describe(type(node))} with {key.strip('_').replace('_', ' ')!r}")
-
-
-@dataclass(frozen=True)
-class _Source:
-    """A table of the FROM/JOIN list: ``ref`` (alias, else table name) is what its columns are qualified with."""
-
-    ref: str
-    schema: str
-    table: str
-    columns: frozenset[str]
-    aliased: bool
-
-
-def _resolve_tables(tables: list[exp.Table], allowlist: SqlAllowlist) -> list[_Source]:
-    sources: dict[str, _Source] = {}
-    for node in tables:
-        name, schema = node.name, node.db or allowlist.default_schema
-        if schema.lower() in rules.METADATA_SCHEMAS or name.split(".", 1)[0].lower() in rules.METADATA_SCHEMAS:
-            raise SqlRejected(
-                rules.SQL_METADATA, "database metadata (information_schema, mysql, sys, ...) is not queryable"
-            )
-        allowed = allowlist.schemas.get(schema)
-        if allowed is None:
-            raise SqlRejected(
-                rules.SQL_SCHEMA_NOT_ALLOWED,
-                f"schema {rules.shown(schema)} is not allowed; allowed schemas: {', '.join(sorted(allowlist.schemas))}",
-            )
-        if name not in allowed:
-            hint = " (quote schema and table separately, e.g. `order_db`.`biz_order`)" if "." in name else ""
-            raise SqlRejected(
-                rules.SQL_TABLE_NOT_ALLOWED,
-                f"table {rules.shown(name)} is not allowed{hint}; "
-                f"allowed tables in {schema!r}: {', '.join(sorted(allowed))}",
-            )
-        ref = node.alias or name
-        if ref in sources:
-            raise SqlRejected(
-                rules.SQL_AMBIGUOUS_COLUMN,
-                f"table name or alias {rules.shown(ref)} is used twice; give each table its own alias",
-            )
-        sources[ref] = _Source(ref, schema, name, allowed[name], bool(node.alias))
-    return list(sources.values())
-
-
-def _resolve_columns(walk: _Walk, sources: list[_Source]) -> None:
-    """Resolve every column to exactly one source, then qualify it with that source in the tree.
-
-    Only a whole ORDER BY item may name a select-list alias: MySQL resolves a bare name in GROUP BY and HAVING
-    against the tables first, so an alias named like a hidden column would read that column there.
-    """
-    by_ref = {source.ref: source for source in sources}
-    for column in walk.columns:
-        name, qualifier, db = column.name, column.table, column.db
-        if qualifier:
-            source = by_ref.get(qualifier)
-            if source is None or (db and (source.aliased or source.schema != db)):
-                written = ".".join(part for part in (db, qualifier, name) if part)
-                raise SqlRejected(
-                    rules.SQL_AMBIGUOUS_COLUMN,
-                    f"{rules.shown(written)} does not name a table or alias of this query; "
-                    f"qualify columns with one of: {', '.join(by_ref)}",
-                )
-            if name not in source.columns:
-                raise SqlRejected(rules.SQL_COLUMN_NOT_ALLOWED, _unknown_column(name, [source], False))
-        else:
-            if name in walk.aliases and isinstance(column.parent, exp.Ordered) and column.arg_key == "this":
-                continue
-            candidates = [source for source in sources if name in source.columns]
-            if len(candidates) > 1:
-                refs = " or ".join(f"{source.ref}.{name}" for source in candidates)
-                raise SqlRejected(
-                    rules.SQL_AMBIGUOUS_COLUMN, f"column {rules.shown(name)} is in more than one table; write {refs}"
-                )
-            if not candidates:
-                raise SqlRejected(rules.SQL_COLUMN_NOT_ALLOWED, _unknown_column(name, sources, name in walk.aliases))
-            source = candidates[0]
-        column.set("table", exp.to_identifier(source.ref))
-        column.set("db", None)
-
-
-def _check_select_list(root: exp.Select) -> int | None:
-    """SQL_SELECT_CONSTANT: a result row holds only what the database holds, never a value the agent wrote.
-
-    Each select-list item (below its one alias) is walked to its leaves. Any ``rules.CONSTANT_NODES`` node on
-    the way (literal, NULL, TRUE/FALSE, ``?``) refuses the item at once, whatever wraps it (parentheses,
-    DISTINCT, functions, aggregates, CASE/IF, arithmetic, comparisons). Every leaf must be a column or the
-    ``*`` of ``COUNT(*)`` (the walk allowed no other ``*``); the position of the first item with another leaf
-    (a function of no column, such as ``NOW()``) is returned, to be refused after the function allowlist has
-    named a function that is not allowed at all. Runs after the walk, so every node here is of an allowlisted
-    class; before the function allowlist, so ``CONCAT(order_id, '-x')`` is named a constant even where CONCAT
-    is not allowed.
-    """
-    column_free: int | None = None
-    for position, item in enumerate(root.expressions, start=1):
-        stack: list[exp.Expr] = [item.this if type(item) is exp.Alias else item]
-        while stack:
-            node = stack.pop()
-            if type(node) is exp.Column or type(node) is exp.Star:
-                continue
-            if isinstance(node, rules.CONSTANT_NODES):
-                raise SqlRejected(
-                    rules.SQL_SELECT_CONSTANT,
-                    f"select-list item {position} holds a constant (a literal, NULL, TRUE/FALSE or '?'); "
-                    + rules.SELECT_CONSTANT,
-                )
-            children = list(node.iter_expressions())
-            if not children and column_free is None:
-                column_free = position
-            stack.extend(children)
-    return column_free
-
-
-def _unknown_column(name: str, sources: list[_Source], is_alias: bool) -> str:
-    if is_alias:
-        return (
-            f"{rules.shown(name)} is a select-list alias; an alias may only be a whole ORDER BY item, "
-            "so repeat the expression itself in WHERE, GROUP BY and HAVING"
-        )
-    if len(sources) == 1:
-        source = sources[0]
-        return (
-            f"column {rules.shown(name)} of table {source.table!r} is not allowed; "
-            f"allowed columns: {', '.join(sorted(source.columns))}"
-        )
-    allowed = "; ".join(f"{source.ref}: {', '.join(sorted(source.columns))}" for source in sources)
-    return f"column {rules.shown(name)} is not an allowed column of any table in this query; allowed: {allowed}"
-
-
-def _check_functions(functions: list[exp.Func], allowlist: SqlAllowlist) -> None:
-    """The name checked is the one MySQL will run: the head of the function's regenerated text
-    (``IFNULL`` is regenerated as ``COALESCE``, ``DATE`` stays ``DATE``)."""
-    for node in functions:
-        if isinstance(node, exp.Anonymous):
-            name = node.name.upper()
-        else:
-            name = rules.fallback_function_name(type(node)) or _generated_name(node)
-        if name not in allowlist.functions:
-            raise SqlRejected(
-                rules.SQL_FUNCTION_NOT_ALLOWED,
-                f"function {rules.shown(name or node.key.upper())} is not allowed; "
-                f"allowed functions: {', '.join(sorted(allowlist.functions))}",
-            )
-
-
-def _generated_name(node: exp.Func) -> str:
-    try:
-        text = _generate(node, "mysql")
-    except SqlRejected:
-        return ""
-    head, paren, _ = text.partition("(")
-    return head.upper() if paren and rules.is_plain_name(head) else ""
-
-
-_SENTINEL = "sbz_param_sentinel"
-"""Stands in for each ``?`` while generating, so ``%`` doubling never touches a placeholder."""
-
-
-def _render(root: exp.Select, walk: _Walk, text: str) -> tuple[str, str]:
-    if _SENTINEL in text:  # it could then appear in a literal too; the counts below would reject it
-        raise SqlRejected(rules.SQL_UNSUPPORTED, f"the word {_SENTINEL!r} is reserved; remove it from the query")
-    for placeholder in walk.placeholders:
-        placeholder.replace(exp.var(_SENTINEL))
-    mysql_text = _generate(root, "mysql", copy=False)
-    for table in walk.tables:
-        table.set("db", None)
-    sqlite_text = _generate(root, "sqlite", copy=False)
-    expected = len(walk.placeholders)
-    if mysql_text.count(_SENTINEL) != expected or sqlite_text.count(_SENTINEL) != expected:
-        raise SqlRejected(rules.SQL_UNSUPPORTED, "the query could not be regenerated safely; simplify it")
-    return mysql_text, sqlite_text
-
-
-def _generate(node: exp.Expr, dialect: str, copy: bool = True) -> str:
-    try:
-        return node.sql(dialect=dialect, copy=copy, comments=False, unsupported_level=ErrorLevel.RAISE)
-    except RecursionError:
-        raise SqlRejected(rules.SQL_TOO_COMPLEX, rules.TOO_DEEP) from None
-    except UnsupportedError:
-        raise SqlRejected(
-            rules.SQL_UNSUPPORTED, f"the query cannot be regenerated faithfully; {rules.PLAIN_SELECT}"
-        ) from None

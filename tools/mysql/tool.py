@@ -12,7 +12,8 @@ from contract.clock import Clock
 from contract.tool import TOOL_CANCELLED, TOOL_TIMEOUT, TOOL_UNAVAILABLE, ToolArguments, ToolSpec, failure_raw
 from tools.mysql.executor import QueryExecutor, QueryFailed, build_executor
 from tools.mysql.projector import MysqlResultProjector
-from tools.mysql.sql_validator import SqlAllowlist, SqlRejected, validate_sql
+from tools.mysql.sql_allowlist import SqlAllowlist
+from tools.mysql.sql_validator import SqlRejected, validate_sql
 
 TOOL_NAME = "query_mysql"
 SQL_PERMISSION_DENIED = "SQL_PERMISSION_DENIED"

@@ -17,7 +17,8 @@ from sqlglot import exp
 from config.loader import load_config
 from tools.knowledge.chunks import split_sections
 from tools.knowledge.tool import BUNDLED_DOCS
-from tools.mysql.sql_validator import SqlAllowlist, validate_sql
+from tools.mysql.sql_allowlist import SqlAllowlist
+from tools.mysql.sql_validator import validate_sql
 
 DOCS = {path.name: path.read_text(encoding="utf-8") for path in sorted(BUNDLED_DOCS.glob("*.md"))}
 SQL_BLOCK = re.compile(r"```sql\n(.*?)\n```", re.DOTALL)

@@ -19,7 +19,8 @@ from tests.mysql_fixtures import READONLY_PASSWORD, READONLY_USER, OrderDb
 from tests.tools.mysql.sql_corpus import ALLOW, MAX_ROWS, PITFALLS, REJECT, Allow, Reject, seed_allowlist
 from tools.mysql import sql_rules
 from tools.mysql.demo_db import TABLES, demo_rows
-from tools.mysql.sql_validator import SqlAllowlist, SqlRejected, ValidatedQuery, validate_sql
+from tools.mysql.sql_allowlist import SqlAllowlist
+from tools.mysql.sql_validator import SqlRejected, ValidatedQuery, validate_sql
 
 ALLOWLIST = seed_allowlist()
 ORDER_123 = (

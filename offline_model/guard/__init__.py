@@ -1,0 +1,2 @@
+"""The offline SemanticGuard role, by lexical reading: ``review.review`` reads a draft part by part; one module
+per rule family."""
