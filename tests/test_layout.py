@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_harness_and_tools_import_without_ray() -> None:
     modules = sorted(
         ".".join(path.relative_to(ROOT).with_suffix("").parts)
-        for package in ("harness", "tools", "config")
+        for package in ("harness", "tools", "config", "clients")
         for path in (ROOT / package).rglob("*.py")
         if path.name != "__init__.py"
     )
@@ -23,12 +23,13 @@ def test_harness_and_tools_import_without_ray() -> None:
     assert result.stdout.strip() == "False"
 
 
-PROJECT = frozenset({"contract", "config", "harness", "tools", "offline_model", "actors", "gateway", "cli"})
+PROJECT = frozenset({"contract", "config", "harness", "tools", "offline_model", "clients", "actors", "gateway", "cli"})
 LAYERS: dict[str, frozenset[str]] = {
     "contract": PROJECT - {"contract"},
-    "config": frozenset({"actors", "gateway", "cli", "harness", "tools", "offline_model", "contract"}),
-    "harness": frozenset({"actors", "gateway", "cli", "tools", "offline_model"}),
-    "tools": frozenset({"actors", "gateway", "cli", "harness", "offline_model"}),
+    "config": frozenset({"actors", "gateway", "cli", "harness", "tools", "offline_model", "clients", "contract"}),
+    "harness": frozenset({"actors", "gateway", "cli", "tools", "offline_model", "clients"}),
+    "tools": frozenset({"actors", "gateway", "cli", "harness", "offline_model", "clients"}),
+    "clients": frozenset({"actors", "gateway", "cli", "tools", "offline_model"}),
     "offline_model": frozenset({"actors", "gateway", "cli"}),
     "actors": frozenset({"gateway", "cli"}),
     "gateway": frozenset({"cli"}),
