@@ -51,7 +51,7 @@ from harness.intents import (
     router_messages,
     system_chat_messages,
 )
-from harness.invocation_store import InvocationRecord, InvocationStore, ToolCallStatus
+from harness.invocation import InvocationRecord, InvocationStorePort, ToolCallStatus
 from harness.language import language_of
 from harness.logs import bound
 from harness.metrics import NoMetrics, RunMetrics
@@ -90,7 +90,7 @@ class RunServices:
     kinds: Kinds
     """The evidence kinds this configuration offers, by tool name (``tools.registry.configured_kinds``): the
     Harness asks them about results and never names a tool itself."""
-    store: InvocationStore
+    store: InvocationStorePort
     model: ChatModel
     tools: ToolPort
     agent: AgentPort
