@@ -31,7 +31,6 @@ from contract.kind import EvidenceKind
 from harness import events
 from harness.agent import AgentGateway, AgentTask, Turn
 from harness.audit import AuditSink
-from harness.audit_store import SqlAuditStore
 from harness.events import RunEvent
 from harness.logs import bound, configure_logging
 from harness.model import ModelReply, ModelRequest
@@ -40,6 +39,7 @@ from harness.run import Run, RunServices, StartRun
 from harness.run_context import new_run_id
 from harness.run_feed import FeedHub, RunFeed
 from harness.semantic_guard import GuardRequest
+from stores.audit.store import SqlAuditStore
 from stores.invocation_store import InvocationStore
 from stores.redis_client import connect_redis
 from tools.registry import configured_kinds

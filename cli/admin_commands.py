@@ -14,8 +14,10 @@ from cli.options import CONFIG_OPTION
 from config import environment
 from config.loader import ConfigError, load_config, resolve_path
 from config.schema import AppConfig
-from harness.audit_store import TABLES, AuditSchemaError, SqlAuditStore
 from harness.selfcheck import CheckResult, run_selfcheck
+from stores.audit.migrations import AuditSchemaError
+from stores.audit.schema import TABLES
+from stores.audit.store import SqlAuditStore
 from stores.invocation_store import InvocationStore
 from stores.redis_acl import acl_setuser_args
 from stores.redis_client import connect_redis
