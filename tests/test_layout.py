@@ -23,6 +23,25 @@ def test_harness_and_tools_import_without_ray() -> None:
     assert result.stdout.strip() == "False"
 
 
+def test_harness_imports_no_infrastructure() -> None:
+    """harness/ talks to ports: SQL, Redis and HTTP live in stores/ and clients/."""
+    modules = sorted(
+        ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for path in (ROOT / "harness").rglob("*.py")
+        if path.name != "__init__.py"
+    )
+    infrastructure = ("sqlalchemy", "redis", "fakeredis", "aiohttp", "ray")
+    script = "; ".join(
+        [
+            *(f"import {name}" for name in modules),
+            "import sys",
+            f"print([m for m in {infrastructure} if m in sys.modules])",
+        ]
+    )
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
 PROJECT = frozenset(
     {"contract", "config", "harness", "tools", "offline_model", "stores", "clients", "actors", "gateway", "cli"}
 )
