@@ -413,7 +413,7 @@ async def write_runs(store: SqlAuditStore, prefix: str, runs: int) -> None:
 
 async def test_two_processes_write_the_same_database(database: Database, store: SqlAuditStore) -> None:
     code = (
-        "import sys; from tests.harness.test_audit_group_commit import write_runs_in_this_process as write; "
+        "import sys; from tests.stores.test_audit_group_commit import write_runs_in_this_process as write; "
         "write(sys.argv[1], sys.argv[2] or None, 'other', 40)"
     )
     other = await asyncio.create_subprocess_exec(
