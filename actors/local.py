@@ -17,13 +17,13 @@ from contract.tool import EvidenceTool
 from harness.agent import AgentGateway, AgentTask, DiagnosisAgent
 from harness.audit import AuditSink, MemoryAudit
 from harness.guard_attempt import evaluate_once
-from harness.invocation_store import InvocationStore
 from harness.metrics import NoMetrics, RunMetrics
 from harness.model import ChatModel
 from harness.ports import GuardAttempt, Remote
-from harness.redis_client import connect_redis
 from harness.run import RunServices
 from harness.semantic_guard import GuardRequest
+from stores.invocation_store import InvocationStore
+from stores.redis_client import connect_redis
 from tools.registry import configured_kinds
 
 

@@ -11,7 +11,7 @@ def build_model(settings: ModelSettings) -> ChatModel:
         from offline_model.model import OfflineChatModel
 
         return OfflineChatModel()
-    from harness.openai_model import OpenAIChatModel
+    from clients.openai_model import OpenAIChatModel
 
     return OpenAIChatModel(settings)
 

@@ -31,17 +31,17 @@ from contract.kind import EvidenceKind
 from harness import events
 from harness.agent import AgentGateway, AgentTask, Turn
 from harness.audit import AuditSink
-from harness.audit_store import SqlAuditStore
 from harness.events import RunEvent
-from harness.invocation_store import InvocationStore
 from harness.logs import bound, configure_logging
 from harness.model import ModelReply, ModelRequest
 from harness.ports import GuardAttempt, Remote
-from harness.redis_client import connect_redis
 from harness.run import Run, RunServices, StartRun
 from harness.run_context import new_run_id
 from harness.run_feed import FeedHub, RunFeed
 from harness.semantic_guard import GuardRequest
+from stores.audit.store import SqlAuditStore
+from stores.invocation_store import InvocationStore
+from stores.redis_client import connect_redis
 from tools.registry import configured_kinds
 
 log = logging.getLogger(__name__)

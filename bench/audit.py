@@ -1,7 +1,7 @@
 """Audit writes through the store's group commit against one transaction per write, on SQLite (WAL, a file).
 
-A run writes ten records, each awaited before the next, as the Harness does: ``run_started``, five model
-steps, three tool invocations, ``run_finished``. ``--runs`` runs are played by C concurrent simulated runs
+A run writes ten records, each awaited before the next, as the Harness does: its ``RunStarted``, five model
+steps, three tool invocations, its ``RunFinished``. ``--runs`` runs are played by C concurrent simulated runs
 (C = 1, 10, 200 by default) through ``SqlAuditStore`` (group commit) and through ``PerRowStore`` below, the
 store's former write path kept here as the baseline: each write its own ``asyncio.to_thread`` -> lock ->
 ``engine.begin()`` (a pool checkout with its pre-ping ``SELECT 1``) -> COMMIT; a run start touches the session
@@ -40,31 +40,17 @@ from sqlalchemy.exc import IntegrityError
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from config.schema import AuditSettings
-from harness.audit import ModelStep, RunFinished, RunStarted, ToolInvocation
-from harness.audit_store import (
-    MAX_ERROR_MESSAGE_CHARS,
-    MAX_TEXT_CHARS,
-    SqlAuditStore,
-    agent_step,
-    audit_params,
-    audit_text,
-    chat_session,
-    diagnosis_run,
-    tool_invocation,
-)
+from harness.audit import AuditRecord, ModelStep, RunFinished, RunStarted, ToolInvocation
+from stores.audit.bounds import MAX_ERROR_MESSAGE_CHARS, MAX_TEXT_CHARS, audit_params, audit_text
+from stores.audit.schema import agent_step, chat_session, diagnosis_run, tool_invocation
+from stores.audit.store import SqlAuditStore
 
 RECORDS_PER_RUN = 10
 SESSIONS = 50
 
 
 class AuditWriter(Protocol):
-    async def run_started(self, record: RunStarted) -> None: ...
-
-    async def model_step(self, record: ModelStep) -> None: ...
-
-    async def tool_invoked(self, record: ToolInvocation) -> None: ...
-
-    async def run_finished(self, record: RunFinished) -> None: ...
+    async def record(self, record: AuditRecord) -> None: ...
 
 
 class PerRowStore:
@@ -76,17 +62,20 @@ class PerRowStore:
         self._lock = threading.Lock()
         self.commits = 0
 
-    async def run_started(self, record: RunStarted) -> None:
-        await asyncio.to_thread(self._locked, self._run_started, record)
-
-    async def model_step(self, record: ModelStep) -> None:
-        await asyncio.to_thread(self._locked, self._model_step, record)
-
-    async def tool_invoked(self, record: ToolInvocation) -> None:
-        await asyncio.to_thread(self._locked, self._tool_invoked, record)
-
-    async def run_finished(self, record: RunFinished) -> None:
-        await asyncio.to_thread(self._locked, self._run_finished, record)
+    async def record(self, record: AuditRecord) -> None:
+        work: Callable[[Any], None]
+        match record:
+            case RunStarted():
+                work = self._run_started
+            case ModelStep():
+                work = self._model_step
+            case ToolInvocation():
+                work = self._tool_invoked
+            case RunFinished():
+                work = self._run_finished
+            case _:
+                raise TypeError(f"the baseline does not write {type(record).__name__}")
+        await asyncio.to_thread(self._locked, work, record)
 
     def _locked(self, work: Callable[[Any], None], record: Any) -> None:
         with self._lock:
@@ -189,11 +178,11 @@ class PerRowStore:
 
 async def one_run(writer: AuditWriter, n: int) -> None:
     run_id, session_id, now = f"run-{n}", f"session-{n % SESSIONS}", datetime.now(UTC)
-    await writer.run_started(RunStarted(run_id, session_id, "alice", "订单 order-123 支付超时，帮我排查", now))
+    await writer.record(RunStarted(run_id, session_id, "alice", "订单 order-123 支付超时，帮我排查", now))
     for index in range(1, 6):
-        await writer.model_step(ModelStep(run_id, session_id, index, "agent", 850, 2400, 120, index <= 3, "OK", 1))
+        await writer.record(ModelStep(run_id, session_id, index, "agent", 850, 2400, 120, index <= 3, "OK", 1))
         if index <= 3:
-            await writer.tool_invoked(
+            await writer.record(
                 ToolInvocation(
                     run_id=run_id,
                     session_id=session_id,
@@ -210,7 +199,7 @@ async def one_run(writer: AuditWriter, n: int) -> None:
                     error_message=None,
                 )
             )
-    await writer.run_finished(
+    await writer.record(
         RunFinished(run_id, session_id, "DIAGNOSIS", "SUCCESS", None, None, None, 5, 12000, 600, 3, 9000, now)
     )
 

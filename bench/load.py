@@ -61,12 +61,12 @@ from actors.names import tool_actor_name
 from cli.sse_client import Event
 from config.loader import BUNDLED_DEFAULT, parse_config
 from config.schema import AppConfig
-from harness.audit_store import SqlAuditStore
 from harness.events import RunEvent
-from harness.invocation_store import InvocationStore
 from harness.logs import configure_logging
-from harness.redis_client import connect_redis
 from harness.run import Run, StartRun
+from stores.audit.store import SqlAuditStore
+from stores.invocation_store import InvocationStore
+from stores.redis_client import connect_redis
 from tests.services import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]

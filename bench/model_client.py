@@ -32,10 +32,10 @@ import openai
 import orjson
 from fake_llm import FakeLlmProcess
 
+from clients.openai_model import ROLE_HEADER, OpenAIChatModel, parse_completion
 from config.schema import ModelSettings
 from config.secrets import Secret
 from harness.model import ModelReply, ModelRequest
-from harness.openai_model import ROLE_HEADER, OpenAIChatModel, parse_completion
 from tests.harness.run_support import diagnosis_model, run_once, services
 
 TIMEOUT_S = 30.0

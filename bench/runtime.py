@@ -44,10 +44,10 @@ from actors.model_factory import build_model
 from actors.runtime import HarnessClient
 from config.loader import BUNDLED_DEFAULT, parse_config
 from config.schema import AppConfig, RaySettings
-from harness.audit_store import SqlAuditStore
 from harness.events import done, status
 from harness.run import Run, StartRun
 from harness.run_feed import FeedHub, RunFeed
+from stores.audit.store import SqlAuditStore
 from tests.services import RedisServer
 
 QUERY = "订单 order-123 支付超时，帮我排查"

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from config.schema import EvidenceStoreSettings
 from contract.vocabulary import EvidenceStatus
-from harness.invocation_store import InvocationStore
+from stores.invocation_store import InvocationStore
 from tests.services import RedisServer
 
 SIZES = {"1KB": 1024, "64KB": 64 * 1024, "1MB": 1024 * 1024}

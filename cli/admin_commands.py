@@ -13,9 +13,14 @@ from sqlalchemy.exc import SQLAlchemyError
 from cli.options import CONFIG_OPTION
 from config import environment
 from config.loader import ConfigError, load_config, resolve_path
-from harness.audit_store import TABLES, AuditSchemaError, SqlAuditStore
-from harness.redis_acl import acl_setuser_args
-from harness.selfcheck import run_selfcheck
+from config.schema import AppConfig
+from harness.selfcheck import CheckResult, run_selfcheck
+from stores.audit.migrations import AuditSchemaError
+from stores.audit.schema import TABLES
+from stores.audit.store import SqlAuditStore
+from stores.invocation_store import InvocationStore
+from stores.redis_acl import acl_setuser_args
+from stores.redis_client import connect_redis
 from tools.mysql.demo_db import mysql_script
 
 EXIT_OK = 0
@@ -58,10 +63,18 @@ def selfcheck(args: argparse.Namespace) -> int:
         print(exc, file=sys.stderr)
         return EXIT_INVALID_CONFIG
     print(f"superbiz self-check ({resolve_path(args.config, environment.variables())})")
-    results = asyncio.run(run_selfcheck(config))
+    results = asyncio.run(_selfcheck(config))
     for result in results:
         print(f"  [{'ok' if result.ok else 'FAIL'}] {result.name}: {result.detail}")
     return EXIT_OK if all(result.ok for result in results) else EXIT_FAILED
+
+
+async def _selfcheck(config: AppConfig) -> list[CheckResult]:
+    client = connect_redis(config.redis)
+    try:
+        return await run_selfcheck(config, InvocationStore(client, config.harness.evidence))
+    finally:
+        await client.aclose()
 
 
 def add_selfcheck_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -19,7 +19,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from config.loader import ConfigError, load_config
 from config.units import parse_duration
-from harness.audit_store import SqlAuditStore, connect_url, released_content
+from stores.audit.engine import connect_url
+from stores.audit.store import SqlAuditStore
+from stores.audit.trail import released_content
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -24,8 +24,8 @@ from config import environment
 from config.schema import AppConfig
 from gateway.app import create_app
 from gateway.services import STARTUP_STEPS, GatewayServices
-from harness.audit_store import SqlAuditStore
 from harness.logs import configure_logging
+from stores.audit.store import SqlAuditStore
 
 STARTUP_TIMEOUT_S = 30.0
 DRAIN_POLL_S = 0.1

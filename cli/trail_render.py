@@ -24,7 +24,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from harness.audit_store import released_content
+from stores.audit.trail import released_content
 
 Row = Mapping[str, Any]
 

@@ -987,7 +987,7 @@ _CREDENTIAL_QUERY_KEYS = frozenset({"user", "username", "password", "passwd"})
 
 
 class AuditSettings(Section):
-    """The durable audit store (``harness/audit_store.py``): runs, model steps and tool invocations.
+    """The durable audit store (``stores/audit/``): runs, model steps and tool invocations.
 
     ``url`` is a SQLAlchemy URL without credentials: ``sqlite:///var/superbiz-audit.db`` (a path relative to
     the working directory; its folder is created), ``sqlite://`` (in memory, tests only) or

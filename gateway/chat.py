@@ -127,6 +127,6 @@ async def _record_lost(audit: AuditSink, lost: LostRun) -> None:
         released_content=content,
     )
     try:
-        await audit.run_finished(record)
+        await audit.record(record)
     except Exception as exc:
         log.error("audit write failed: %s", type(exc).__name__, extra={"run_id": lost.run_id})

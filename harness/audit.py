@@ -1,8 +1,9 @@
 """What the Harness records about each run, as it happens (durable audit: metadata, never raw responses).
 
-``AuditSink`` is the port; ``MemoryAudit`` keeps everything in this process (unit tests, single-process use);
-the SQL store in ``harness/audit_store.py`` is the durable one. A session's ``previous_turn`` and the router's
-``last_intent``/``last_user_query`` are read back from the same records (§4.6).
+``AuditSink`` is the port: one write, ``record``, for every ``AuditRecord``; ``MemoryAudit`` keeps everything
+in this process (unit tests, single-process use); the SQL store in ``stores/audit/store.py`` is the durable
+one. A session's ``previous_turn`` and the router's ``last_intent``/``last_user_query`` are read back from the
+same records (§4.6).
 """
 
 from __future__ import annotations
@@ -117,16 +118,13 @@ class RunFinished:
     of its references, in order; None otherwise."""
 
 
+AuditRecord = RunStarted | ModelStep | ToolInvocation | GuardCheck | RunFinished
+"""What a run records as it happens: its start, each model attempt, tool call and guard decision, its finish."""
+
+
 class AuditSink(Protocol):
-    async def run_started(self, record: RunStarted) -> None: ...
-
-    async def model_step(self, record: ModelStep) -> None: ...
-
-    async def tool_invoked(self, record: ToolInvocation) -> None: ...
-
-    async def guard_checked(self, record: GuardCheck) -> None: ...
-
-    async def run_finished(self, record: RunFinished) -> None: ...
+    async def record(self, record: AuditRecord) -> None:
+        """Keep ``record``, whatever its kind; a durable sink returns once it is committed."""
 
     async def last_turn(self, session_id: str) -> tuple[str | None, str | None]:
         """(last_intent, last_user_query) of the session's latest finished run."""
@@ -156,21 +154,19 @@ class MemoryAudit:
     """session_id -> principal, set by the first claim or the first run of the session."""
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
-    async def run_started(self, record: RunStarted) -> None:
-        self.owners.setdefault(record.session_id, record.principal)
-        self.started.append(record)
-
-    async def model_step(self, record: ModelStep) -> None:
-        self.steps.append(record)
-
-    async def tool_invoked(self, record: ToolInvocation) -> None:
-        self.tools.append(record)
-
-    async def guard_checked(self, record: GuardCheck) -> None:
-        self.checks.append(record)
-
-    async def run_finished(self, record: RunFinished) -> None:
-        self.finished.append(record)
+    async def record(self, record: AuditRecord) -> None:
+        match record:
+            case RunStarted():
+                self.owners.setdefault(record.session_id, record.principal)
+                self.started.append(record)
+            case ModelStep():
+                self.steps.append(record)
+            case ToolInvocation():
+                self.tools.append(record)
+            case GuardCheck():
+                self.checks.append(record)
+            case RunFinished():
+                self.finished.append(record)
 
     async def last_turn(self, session_id: str) -> tuple[str | None, str | None]:
         queries = {record.run_id: record.query for record in self.started}

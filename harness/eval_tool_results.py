@@ -19,7 +19,7 @@ from contract.vocabulary import EvidenceStatus
 from harness import gate
 from harness.draft import Draft
 from harness.gate import ClaimPolicy
-from harness.invocation_store import InvocationRecord, ToolCallStatus
+from harness.invocation import InvocationRecord, ToolCallStatus
 from harness.semantic_guard import GuardRequest
 from harness.snapshot import Kinds, build_snapshot, snapshot_evidence
 

@@ -17,7 +17,7 @@ from typing import Any
 from contract.secrets import redact, secret_kinds
 from harness.draft import Draft
 from harness.fixed_texts import texts
-from harness.invocation_store import InvocationRecord
+from harness.invocation import InvocationRecord
 from harness.language import DEFAULT_LANGUAGE, Language
 from harness.snapshot import Kinds, cited_evidence, source_of
 

@@ -25,7 +25,7 @@ from harness.gate import ClaimPolicy
 from harness.gate.findings import finding
 from harness.gate.plan_steps import is_instruction
 from harness.gate.proposals import side_effect
-from harness.invocation_store import InvocationRecord, ToolCallStatus
+from harness.invocation import InvocationRecord, ToolCallStatus
 from harness.release import report_payload
 from harness.snapshot import Kinds
 

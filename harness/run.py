@@ -51,7 +51,7 @@ from harness.intents import (
     router_messages,
     system_chat_messages,
 )
-from harness.invocation_store import InvocationRecord, InvocationStore, ToolCallStatus
+from harness.invocation import InvocationRecord, InvocationStorePort, ToolCallStatus
 from harness.language import language_of
 from harness.logs import bound
 from harness.metrics import NoMetrics, RunMetrics
@@ -90,7 +90,7 @@ class RunServices:
     kinds: Kinds
     """The evidence kinds this configuration offers, by tool name (``tools.registry.configured_kinds``): the
     Harness asks them about results and never names a tool itself."""
-    store: InvocationStore
+    store: InvocationStorePort
     model: ChatModel
     tools: ToolPort
     agent: AgentPort
@@ -231,7 +231,7 @@ class Run:
             self._emit(events.metadata(start.session_id, self.run_id, model=self._services.model.label))
         log.info("run started", extra={"principal": start.principal})
         started = RunStarted(self.run_id, start.session_id, start.principal, start.query, self.ctx.clock.now())
-        self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.run_started(started))))
+        self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.record(started))))
         # Both reads of the session's earlier turns start at once, beside the write: none waits for another.
         history = asyncio.ensure_future(self._session_history())
         outcome: _Outcome
@@ -719,7 +719,7 @@ class Run:
         record = dataclasses.replace(record, step_index=_REQUESTING_STEP.get())
         tool = record.tool_name if record.tool_name in self._offered else "unknown_tool"
         self._services.metrics.tool_call(tool, "READY" if record.success else "ERROR", record.evidence_status)
-        self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.tool_invoked(record))))
+        self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.record(record))))
 
     def _audit_step(
         self,
@@ -744,14 +744,14 @@ class Run:
             outcome=outcome,
             attempt=attempt,
         )
-        self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.model_step(record))))
+        self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.record(record))))
         self._services.metrics.model_call(role, str(outcome), record.input_tokens, record.output_tokens)
 
     def _audit_check(self, guard: str, verdict: str, step: int | None, failures: tuple[tuple[str, str], ...]) -> None:
         """One ``guard_check`` row per guard decision on the run's draft."""
         self._checks += 1
         record = GuardCheck(self.run_id, self._start.session_id, self._checks, guard, verdict, step, failures)
-        self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.guard_checked(record))))
+        self._pending_audit.append(asyncio.ensure_future(self._audited(self._services.audit.record(record))))
 
     async def _audited(self, write: Awaitable[None]) -> None:
         """Audit writes never change what the user gets; a failed write is logged (without payloads)."""
@@ -798,7 +798,7 @@ class Run:
             released_content=self._released,
             cited_tool_calls=outcome.cited_tool_calls if self._released is not None else None,
         )
-        await self._audited(self._services.audit.run_finished(record))
+        await self._audited(self._services.audit.record(record))
         log.info(
             "run finished",
             extra={

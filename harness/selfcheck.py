@@ -1,6 +1,6 @@
-"""``superbiz selfcheck``: prove, against the configured Redis, that the Harness core does its job.
+"""``superbiz selfcheck``: prove, against the configured invocation store, that the Harness core does its job.
 
-Each check exercises the real code path (a throwaway run in the invocation store, a budget ledger built from
+Each check exercises the real code path (a throwaway run in the store it is given, a budget ledger built from
 the configured limits, the retry matrix) and reports what it saw; nothing is assumed.
 """
 
@@ -16,8 +16,7 @@ from contract.clock import SystemClock
 from contract.vocabulary import EvidenceStatus
 from harness.budget import BudgetLedger, BudgetLimits
 from harness.errors import BudgetExhausted, DuplicateToolCallId, HarnessError, InvalidTransition
-from harness.invocation_store import InvocationStore, ToolCallStatus
-from harness.redis_client import connect_redis
+from harness.invocation import InvocationStorePort, ToolCallStatus
 from harness.retry import HarnessRetryPolicies
 from harness.run_state import RunLifecycle, RunStatus
 
@@ -40,9 +39,8 @@ class CheckResult:
     detail: str
 
 
-async def run_selfcheck(config: AppConfig) -> list[CheckResult]:
-    client = connect_redis(config.redis)
-    store = InvocationStore(client, config.harness.evidence)
+async def run_selfcheck(config: AppConfig, store: InvocationStorePort) -> list[CheckResult]:
+    """Every check in order, against ``store`` (the caller opens it on ``config.redis`` and closes it)."""
     checks: list[tuple[str, Callable[[], Awaitable[str]]]] = [
         ("redis reachable", lambda: _ping(store, config)),
         ("invocation store lifecycle", lambda: _store_cycle(store)),
@@ -51,25 +49,22 @@ async def run_selfcheck(config: AppConfig) -> list[CheckResult]:
         ("one terminal state", _terminal_state),
     ]
     results = []
-    try:
-        for name, check in checks:
-            try:
-                results.append(CheckResult(name, True, await check()))
-            except (HarnessError, SelfCheckFailed) as exc:
-                results.append(CheckResult(name, False, getattr(exc, "code", None) or str(exc)))
-    finally:
-        await client.aclose()
+    for name, check in checks:
+        try:
+            results.append(CheckResult(name, True, await check()))
+        except (HarnessError, SelfCheckFailed) as exc:
+            results.append(CheckResult(name, False, getattr(exc, "code", None) or str(exc)))
     return results
 
 
-async def _ping(store: InvocationStore, config: AppConfig) -> str:
+async def _ping(store: InvocationStorePort, config: AppConfig) -> str:
     if not await store.ping():
         raise SelfCheckFailed("no answer from the configured Redis")
     where = "in-process fakeredis" if config.redis.url.startswith("fakeredis://") else config.redis.url
     return f"{where}, key prefix {store.settings.key_prefix}"
 
 
-async def _store_cycle(store: InvocationStore) -> str:
+async def _store_cycle(store: InvocationStorePort) -> str:
     run_id = f"selfcheck-{uuid.uuid4().hex[:12]}"
     started = SystemClock().now()
     created = await store.record_raw(run_id, "call_selfcheck", SELFCHECK_TOOL, {"q": "ping"}, {"pong": 1}, started)

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from harness.draft import Draft
 from harness.errors import OperationFailed
-from harness.invocation_store import InvocationRecord
+from harness.invocation import InvocationRecord
 from harness.json_reader import MODEL_OUTPUT, JsonRejected, read_json
 from harness.model import ChatMessage
 from harness.retry import FailureKind

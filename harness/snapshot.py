@@ -14,7 +14,7 @@ from typing import Any
 from contract.kind import EvidenceKind
 from contract.vocabulary import EvidenceStatus
 from harness.draft import Draft
-from harness.invocation_store import InvocationRecord
+from harness.invocation import InvocationRecord
 
 Kinds = Mapping[str, EvidenceKind]
 """The evidence kinds a run offers, by tool name."""

@@ -54,7 +54,7 @@ from harness.errors import (
 )
 from harness.execution import bounded, ensure_open
 from harness.ids import is_tool_call_id
-from harness.invocation_store import InvocationStore
+from harness.invocation import InvocationStorePort
 from harness.json_reader import TOOL_ARGUMENTS, JsonRejected, read_json
 from harness.model import ToolCall
 from harness.ports import ToolPort
@@ -99,7 +99,7 @@ class ToolBoundary:
     def __init__(
         self,
         ctx: RunContext,
-        store: InvocationStore,
+        store: InvocationStorePort,
         tools: ToolPort,
         offered: Mapping[str, OfferedTool],
         on_event: Callable[[str, dict[str, Any]], None],

@@ -13,22 +13,47 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_harness_and_tools_import_without_ray() -> None:
     modules = sorted(
         ".".join(path.relative_to(ROOT).with_suffix("").parts)
-        for package in ("harness", "tools", "config")
+        for package in ("harness", "tools", "config", "stores", "clients")
         for path in (ROOT / package).rglob("*.py")
         if path.name != "__init__.py"
     )
-    assert "harness.invocation_store" in modules
+    assert "stores.invocation_store" in modules
     script = "; ".join([*(f"import {name}" for name in modules), "import sys", "print('ray' in sys.modules)"])
     result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 
 
-PROJECT = frozenset({"contract", "config", "harness", "tools", "offline_model", "actors", "gateway", "cli"})
+def test_harness_imports_no_infrastructure() -> None:
+    """harness/ talks to ports: SQL, Redis and HTTP live in stores/ and clients/."""
+    modules = sorted(
+        ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for path in (ROOT / "harness").rglob("*.py")
+        if path.name != "__init__.py"
+    )
+    infrastructure = ("sqlalchemy", "redis", "fakeredis", "aiohttp", "ray")
+    script = "; ".join(
+        [
+            *(f"import {name}" for name in modules),
+            "import sys",
+            f"print([m for m in {infrastructure} if m in sys.modules])",
+        ]
+    )
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+PROJECT = frozenset(
+    {"contract", "config", "harness", "tools", "offline_model", "stores", "clients", "actors", "gateway", "cli"}
+)
 LAYERS: dict[str, frozenset[str]] = {
     "contract": PROJECT - {"contract"},
-    "config": frozenset({"actors", "gateway", "cli", "harness", "tools", "offline_model", "contract"}),
-    "harness": frozenset({"actors", "gateway", "cli", "tools", "offline_model"}),
-    "tools": frozenset({"actors", "gateway", "cli", "harness", "offline_model"}),
+    "config": frozenset(
+        {"actors", "gateway", "cli", "harness", "tools", "offline_model", "stores", "clients", "contract"}
+    ),
+    "harness": frozenset({"actors", "gateway", "cli", "tools", "offline_model", "stores", "clients"}),
+    "tools": frozenset({"actors", "gateway", "cli", "harness", "offline_model", "stores", "clients"}),
+    "stores": frozenset({"actors", "gateway", "cli", "tools", "offline_model", "clients"}),
+    "clients": frozenset({"actors", "gateway", "cli", "tools", "offline_model", "stores"}),
     "offline_model": frozenset({"actors", "gateway", "cli"}),
     "actors": frozenset({"gateway", "cli"}),
     "gateway": frozenset({"cli"}),

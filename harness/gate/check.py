@@ -26,7 +26,7 @@ from harness.gate.secrets import secret_failures
 from harness.gate.shape import shape_failures
 from harness.gate.values import value_failures
 from harness.intents import KnowledgeAnswer
-from harness.invocation_store import InvocationRecord
+from harness.invocation import InvocationRecord
 from harness.language import DEFAULT_LANGUAGE, Language
 from harness.snapshot import Kinds, snapshot_evidence
 

@@ -16,7 +16,7 @@ from contract.vocabulary import EvidenceStatus
 from harness.draft import Draft, DraftRejected, parse_draft
 from harness.errors import InvalidToolCallId, InvocationNotFound, UnknownRun
 from harness.gate.failures import EvidenceFailure, EvidenceFailureCode
-from harness.invocation_store import InvocationRecord, ToolCallStatus
+from harness.invocation import InvocationRecord, ToolCallStatus
 from harness.snapshot import Kinds
 
 Code = EvidenceFailureCode

@@ -18,7 +18,7 @@ from harness.gate_mutations.name_facts import name_facts
 from harness.gate_mutations.results import Results
 from harness.gate_mutations.styles import STYLES, write
 from harness.gate_mutations.time_facts import time_facts
-from harness.invocation_store import InvocationRecord
+from harness.invocation import InvocationRecord
 
 VARIANTS = 3
 """Drafts per pattern and style (each with another fact of the pattern, or another phrasing and company)."""

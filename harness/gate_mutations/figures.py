@@ -29,7 +29,7 @@ from harness.draft import Draft
 from harness.gate import ClaimPolicy
 from harness.gate_mutations.drafts import FaithfulDraft, faithful_drafts, get_text
 from harness.gate_mutations.mutations import Mutation, mutations
-from harness.invocation_store import InvocationRecord
+from harness.invocation import InvocationRecord
 from harness.semantic_guard import GuardRequest
 from harness.snapshot import Kinds, build_snapshot
 

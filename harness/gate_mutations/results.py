@@ -1,7 +1,7 @@
 """The tool results a corpus is written from: the records a run holds, and plain reading of their agent_results.
 
 The corpus generator reads the demo's real agent_results (``tools.demo_calls``, passed in: the Harness does not
-import the tools) and turns each into the :class:`~harness.invocation_store.InvocationRecord` a run's store would
+import the tools) and turns each into the :class:`~harness.invocation.InvocationRecord` a run's store would
 hold after its projector ran. The writers read fields by name here; the gate never does (it asks the kinds).
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from contract.vocabulary import EvidenceStatus
-from harness.invocation_store import InvocationRecord, ToolCallStatus
+from harness.invocation import InvocationRecord, ToolCallStatus
 
 RUN_ID = "run-mutations"
 STARTED_AT = "2026-12-01T11:40:00.000+00:00"

@@ -12,8 +12,8 @@ import ray
 
 from actors.names import supervisor_name
 from actors.runtime import HarnessClient
-from harness.audit_store import SqlAuditStore
 from harness.events import RunEvent
+from stores.audit.store import SqlAuditStore
 from tests.actors.runtime_support import SUPPORTED, arguments, diagnosis_turn, ray_config
 from tests.fake_openai import FakeOpenAI, hang, reply
 from tests.harness.run_support import KNOWLEDGE, LOGS, PLAN, QUERY

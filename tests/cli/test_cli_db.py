@@ -10,7 +10,7 @@ import sqlalchemy as sa
 import yaml
 
 from cli.main import main
-from harness.audit_store import TABLES
+from stores.audit.schema import TABLES
 from tests.services import MariaDBServer, free_port
 
 PASSWORD = "db-init-Pw-never-shown"

@@ -19,8 +19,8 @@ import pytest
 from cli.main import main
 from config.schema import AuditSettings
 from harness.audit import ModelStep, RunStarted, ToolInvocation
-from harness.audit_store import SqlAuditStore
 from harness.scripted_model import ScriptedChatModel, reply
+from stores.audit.store import SqlAuditStore
 from tests.harness.run_support import GOOD_DRAFT, UNSUPPORTED, diagnosis_model, draft, run_once, services
 
 
@@ -201,13 +201,13 @@ def test_text_from_users_and_models_cannot_drive_the_terminal(
     at = datetime.now(UTC)
 
     async def write() -> None:
-        await store.run_started(RunStarted("run-hostile", "s-1", "alice", f"订单 {hostile}", at))
-        await store.model_step(ModelStep("run-hostile", "s-1", 1, "agent", 5, 1, 1, True, "OK", 1))
+        await store.record(RunStarted("run-hostile", "s-1", "alice", f"订单 {hostile}", at))
+        await store.record(ModelStep("run-hostile", "s-1", 1, "agent", 5, 1, 1, True, "OK", 1))
         tool = ToolInvocation(
             "run-hostile", "s-1", f"call{hostile}", "unknown_tool", {}, "", 0, "ERROR", False, 1, False,
             "INVALID_TOOL_CALL_ID", "bad id", 1,
         )  # fmt: skip
-        await store.tool_invoked(tool)
+        await store.record(tool)
 
     try:
         asyncio.run(write())

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from harness.audit_store import released_content
+from stores.audit.trail import released_content
 from tests.actors.runtime_support import ray_config
 from tests.fake_openai import FakeOpenAI, reply
 from tests.gateway.e2e_support import SUPPORTED, UNSUPPORTED, Running, script_agent, started, with_sections

@@ -21,7 +21,7 @@ import yaml
 
 from cli.sse_client import Event, chat_events
 from config.loader import BUNDLED_DEFAULT, parse_config
-from harness.audit_store import SqlAuditStore
+from stores.audit.store import SqlAuditStore
 from tests.fake_openai import FakeOpenAI, hang, reply
 from tests.harness.run_support import PLAN, QUERY
 from tests.services import free_port

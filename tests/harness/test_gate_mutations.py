@@ -22,7 +22,7 @@ from harness.gate_mutations.mutations import CATEGORIES, Mutation, check_one_tok
 from harness.gate_mutations.notation import chinese_tens
 from harness.gate_mutations.presence import evidence_of, number_present, word_present
 from harness.gate_mutations.results import records_of
-from harness.invocation_store import InvocationRecord
+from harness.invocation import InvocationRecord
 from tools.demo_calls import DEMO_CALLS, demo_calls
 
 SAMPLE = 23

@@ -9,13 +9,14 @@ from typing import Any
 import pytest
 
 from config.schema import AuditSettings
-from harness.audit_store import MAX_PARAMS_CHARS, SqlAuditStore
 from harness.draft import DraftRejected, parse_draft
 from harness.errors import InvalidToolCallId
 from harness.ids import is_analysis_id, is_run_id, is_tool_call_id
 from harness.model import ModelReply, ToolCall, Usage
 from harness.run_state import RunStatus
 from harness.scripted_model import ScriptedChatModel, reply
+from stores.audit.bounds import MAX_PARAMS_CHARS
+from stores.audit.store import SqlAuditStore
 from tests.harness.run_support import (
     GOOD_DRAFT,
     KNOWLEDGE,

@@ -13,6 +13,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clients.openai_model import parse_completion
 from config import load_config
 from harness.agent import _plan_steps
 from harness.draft import DraftRejected, parse_draft
@@ -23,7 +24,6 @@ from harness.gate.answers import check_knowledge_answer, plan_steps, system_answ
 from harness.gate.evidence import evidence_of
 from harness.gate.grounding import ungrounded
 from harness.intents import KnowledgeAnswer, parse_intent, parse_knowledge_answer
-from harness.openai_model import parse_completion
 from harness.retry import FailureKind
 from harness.semantic_guard import parse_verdict
 from harness.tool_boundary import parse_arguments

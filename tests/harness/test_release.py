@@ -10,7 +10,7 @@ import pytest
 
 from contract.vocabulary import EvidenceStatus
 from harness.draft import parse_draft
-from harness.invocation_store import InvocationRecord, ToolCallStatus
+from harness.invocation import InvocationRecord, ToolCallStatus
 from harness.language import language_of
 from harness.release import FallbackType, fallback_payload, knowledge_fallback_payload, report_payload
 from tools.registry import BUNDLED

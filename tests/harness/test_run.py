@@ -16,7 +16,7 @@ from contract.vocabulary import EvidenceStatus
 from harness.agent import PreviousTurn
 from harness.audit import MemoryAudit
 from harness.errors import OperationFailed
-from harness.invocation_store import ToolCallStatus
+from harness.invocation import ToolCallStatus
 from harness.run import Run, StartRun
 from harness.run_state import RunStatus
 from harness.scripted_model import Delay, ScriptedChatModel, reply

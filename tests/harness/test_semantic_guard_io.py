@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from contract.vocabulary import EvidenceStatus
 from harness.draft import parse_draft
 from harness.errors import OperationFailed
-from harness.invocation_store import InvocationRecord, ToolCallStatus
+from harness.invocation import InvocationRecord, ToolCallStatus
 from harness.retry import FailureKind
 from harness.semantic_guard import (
     GuardRequest,

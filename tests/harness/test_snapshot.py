@@ -9,7 +9,7 @@ import pytest
 
 from config.schema import LogsBudget, MysqlBudget, RagBudget
 from harness.draft import Draft, parse_draft
-from harness.invocation_store import InvocationRecord, ToolCallStatus
+from harness.invocation import InvocationRecord, ToolCallStatus
 from harness.snapshot import build_snapshot, guard_input_json, snapshot_bytes, verified_sources
 from tools.knowledge.projector import RagResultProjector
 from tools.logs.projector import QueryLogsResultProjector

@@ -13,7 +13,7 @@ from contract.clock import ManualClock
 from contract.vocabulary import EvidenceStatus
 from harness.agent import AgentTask, DiagnosisAgent, PreviousTurn, Turn
 from harness.gate import ClaimPolicy, EvidenceCheck, Report, check, cited_tool_call_ids
-from harness.invocation_store import InvocationRecord, ToolCallStatus
+from harness.invocation import InvocationRecord, ToolCallStatus
 from harness.model import ModelReply, ModelRequest, ToolCall
 from harness.semantic_guard import GuardVerdict, guard_messages, guard_request, parse_verdict
 from offline_model.model import OfflineChatModel

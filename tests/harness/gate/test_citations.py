@@ -23,7 +23,8 @@ from harness.gate import (
     failure_texts,
     fetch_cited,
 )
-from harness.invocation_store import InvocationRecord, InvocationStore, ToolCallStatus
+from harness.invocation import InvocationRecord, ToolCallStatus
+from stores.invocation_store import InvocationStore
 from tools.registry import BUNDLED
 
 Code = EvidenceFailureCode

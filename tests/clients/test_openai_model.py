@@ -20,15 +20,15 @@ from typing import Any
 
 import pytest
 
+from clients import openai_model
+from clients.openai_model import MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES, OpenAIChatModel, parse_completion
 from config.schema import ModelSettings
 from config.secrets import Secret
 from contract.clock import SystemClock
-from harness import openai_model
 from harness.cancellation import CancellationToken
 from harness.deadline import Deadline
 from harness.errors import OperationFailed, RetriesExhausted
 from harness.model import ChatMessage, ChatModel, ModelRequest, Role, ToolCall
-from harness.openai_model import MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES, OpenAIChatModel, parse_completion
 from harness.retry import AttemptLog, FailureKind, HarnessRetryExecutor, RetryPolicy
 from tests.fake_openai import (
     FakeOpenAI,

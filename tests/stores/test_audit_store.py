@@ -27,18 +27,13 @@ from config.schema import AuditSettings
 from contract.clock import ManualClock
 from harness.agent import PreviousTurn
 from harness.audit import AuditSink, GuardCheck, MemoryAudit, ModelStep, RunFinished, RunStarted, ToolInvocation
-from harness.audit_store import (
-    METADATA,
-    TABLES,
-    TRUNCATION_MARK,
-    AuditSchemaError,
-    SchemaChanges,
-    SqlAuditStore,
-    chat_session,
-    released_content,
-    released_text,
-)
 from harness.scripted_model import ScriptedChatModel, reply
+from stores.audit.bounds import TRUNCATION_MARK
+from stores.audit.migrations import AuditSchemaError, SchemaChanges
+from stores.audit.rows import released_text
+from stores.audit.schema import METADATA, TABLES, chat_session
+from stores.audit.store import SqlAuditStore
+from stores.audit.trail import released_content
 from tests.harness.run_support import GOOD_DRAFT, SUPPORTED, diagnosis_model, draft, run_once, services
 from tests.services import MariaDBServer, free_port
 
@@ -151,8 +146,8 @@ async def complete(
     session_id: str = "session-1",
     query: str = "q",
 ) -> None:
-    await sink.run_started(started(run_id, session_id, query=query))
-    await sink.run_finished(finished(run_id, session_id, intent, status, published))
+    await sink.record(started(run_id, session_id, query=query))
+    await sink.record(finished(run_id, session_id, intent, status, published))
 
 
 def tool_record(run_id: str, **changes: Any) -> ToolInvocation:
@@ -179,7 +174,7 @@ def tool_record(run_id: str, **changes: Any) -> ToolInvocation:
 
 async def test_a_run_writes_its_rows(make_store: Any) -> None:
     store = make_store(preview_chars=50)
-    await store.run_started(started("run-1", query="订单 order-123 支付超时 🙂"))
+    await store.record(started("run-1", query="订单 order-123 支付超时 🙂"))
 
     row = await store.run("run-1")
     assert row is not None
@@ -192,9 +187,9 @@ async def test_a_run_writes_its_rows(make_store: Any) -> None:
     )
     assert await store.session_owner("session-1") == "alice"
 
-    await store.model_step(ModelStep("run-1", "session-1", 1, "router", 12, 300, 8, False, "OK", 1))
-    await store.model_step(ModelStep("run-1", "session-1", 2, "agent", 40, 900, 60, True, "TIMEOUT", 1))
-    await store.tool_invoked(tool_record("run-1"))
+    await store.record(ModelStep("run-1", "session-1", 1, "router", 12, 300, 8, False, "OK", 1))
+    await store.record(ModelStep("run-1", "session-1", 2, "agent", 40, 900, 60, True, "TIMEOUT", 1))
+    await store.record(tool_record("run-1"))
     failed = tool_record(
         "run-1",
         tool_call_id="call_mysql_1",
@@ -208,8 +203,8 @@ async def test_a_run_writes_its_rows(make_store: Any) -> None:
         error_code="QUERY_TIMEOUT",
         error_message="查询超时",
     )
-    await store.tool_invoked(failed)
-    await store.run_finished(
+    await store.record(failed)
+    await store.record(
         replace(finished("run-1", published=PUBLISHED), guard_verdict="SUPPORTED", guard_reason="all claims backed")
     )
 
@@ -262,7 +257,7 @@ async def test_the_release_outcome_is_the_terminal_status(store: SqlAuditStore, 
 
 async def test_the_terminal_state_is_written_once(store: SqlAuditStore) -> None:
     await complete(store, "run-1", status="CANCELLED")
-    await store.run_finished(finished("run-1", status="FAILED"))
+    await store.record(finished("run-1", status="FAILED"))
 
     row = await store.run("run-1")
     assert row is not None
@@ -270,8 +265,8 @@ async def test_the_terminal_state_is_written_once(store: SqlAuditStore) -> None:
 
 
 async def test_a_run_that_never_finishes_is_never_success(store: SqlAuditStore) -> None:
-    await store.run_started(started("run-1"))
-    await store.model_step(ModelStep("run-1", "session-1", 1, "router", 12, 300, 8, False, "OK", 1))
+    await store.record(started("run-1"))
+    await store.record(ModelStep("run-1", "session-1", 1, "router", 12, 300, 8, False, "OK", 1))
 
     row = await store.run("run-1")
     assert row is not None
@@ -281,8 +276,8 @@ async def test_a_run_that_never_finishes_is_never_success(store: SqlAuditStore) 
 
 
 async def test_a_second_session_run_touches_the_session_without_changing_its_owner(store: SqlAuditStore) -> None:
-    await store.run_started(started("run-1"))
-    await store.run_started(replace(started("run-2", principal="bob"), started_at=AT + timedelta(minutes=5)))
+    await store.record(started("run-1"))
+    await store.record(replace(started("run-2", principal="bob"), started_at=AT + timedelta(minutes=5)))
 
     assert await store.session_owner("session-1") == "alice"
     with store.engine.connect() as connection:
@@ -291,14 +286,14 @@ async def test_a_second_session_run_touches_the_session_without_changing_its_own
 
 
 async def test_run_ids_are_unique(store: SqlAuditStore) -> None:
-    await store.run_started(started("run-1"))
+    await store.record(started("run-1"))
 
     with pytest.raises(sa.exc.IntegrityError):
-        await store.run_started(started("run-1"))
+        await store.record(started("run-1"))
 
 
 async def test_a_finish_without_a_start_writes_nothing(store: SqlAuditStore) -> None:
-    await store.run_finished(finished("ghost", published=PUBLISHED))
+    await store.record(finished("ghost", published=PUBLISHED))
 
     assert await store.run("ghost") is None
     assert await store.previous_turn("session-1") is None
@@ -358,7 +353,7 @@ async def test_a_success_without_a_published_result_is_no_previous_turn(sink: Au
 
 async def test_a_running_diagnosis_does_not_hide_the_previous_turn(sink: AuditSink) -> None:
     await complete(sink, "run-1", published=PUBLISHED)
-    await sink.run_started(started("run-2"))
+    await sink.record(started("run-2"))
 
     assert await sink.previous_turn("session-1") == PreviousTurn.model_validate(PUBLISHED)
 
@@ -429,7 +424,7 @@ async def test_last_turn_is_the_latest_finished_run_whatever_its_intent(sink: Au
     assert await sink.last_turn("session-1") == ("DIAGNOSIS", "订单 order-123 支付超时")
 
     await complete(sink, "run-2", intent="KNOWLEDGE_QUERY", query="错误码 E102 是什么")
-    await sink.run_started(started("run-3", query="还在跑"))
+    await sink.record(started("run-3", query="还在跑"))
     assert await sink.last_turn("session-1") == ("KNOWLEDGE_QUERY", "错误码 E102 是什么")
 
     await complete(sink, "run-4", intent=None, status="FAILED", query="路由失败")
@@ -461,7 +456,7 @@ async def test_session_ids_compare_exactly(sink: AuditSink) -> None:
 
 
 async def test_the_first_run_of_an_unclaimed_session_owns_it(sink: AuditSink) -> None:
-    await sink.run_started(started("run-1", principal="alice"))
+    await sink.record(started("run-1", principal="alice"))
 
     assert await sink.session_owner("session-1") == "alice"
     assert await sink.claim_session("session-1", "bob") is False
@@ -469,7 +464,7 @@ async def test_the_first_run_of_an_unclaimed_session_owns_it(sink: AuditSink) ->
 
 async def test_a_run_does_not_take_over_a_claimed_session(sink: AuditSink) -> None:
     assert await sink.claim_session("session-1", "alice") is True
-    await sink.run_started(started("run-1", principal="bob"))
+    await sink.record(started("run-1", principal="bob"))
 
     assert await sink.session_owner("session-1") == "alice"
 
@@ -710,19 +705,19 @@ async def test_a_password_from_the_environment_is_joined_at_connect(
 
 
 async def test_a_tool_row_names_the_agent_step_that_asked_for_it(store: SqlAuditStore) -> None:
-    await store.run_started(started("run-1"))
-    await store.run_started(started("run-2"))
-    await store.model_step(ModelStep("run-2", "session-1", 1, "agent", 5, 10, 1, True, "OK", 1))
+    await store.record(started("run-1"))
+    await store.record(started("run-2"))
+    await store.record(ModelStep("run-2", "session-1", 1, "agent", 5, 10, 1, True, "OK", 1))
     # The asking step and its calls in one commit, and a call in a later commit than its step.
     await asyncio.gather(
-        store.model_step(ModelStep("run-1", "session-1", 1, "router", 5, 10, 1, False, "OK", 1)),
-        store.model_step(ModelStep("run-1", "session-1", 2, "agent", 5, 10, 1, True, "OK", 1)),
-        store.tool_invoked(tool_record("run-1", tool_call_id="call_a", step_index=2)),
-        store.tool_invoked(tool_record("run-1", tool_call_id="call_b", step_index=2)),
+        store.record(ModelStep("run-1", "session-1", 1, "router", 5, 10, 1, False, "OK", 1)),
+        store.record(ModelStep("run-1", "session-1", 2, "agent", 5, 10, 1, True, "OK", 1)),
+        store.record(tool_record("run-1", tool_call_id="call_a", step_index=2)),
+        store.record(tool_record("run-1", tool_call_id="call_b", step_index=2)),
     )
-    await store.model_step(ModelStep("run-1", "session-1", 3, "agent", 5, 10, 1, True, "OK", 1))
-    await store.tool_invoked(tool_record("run-1", tool_call_id="call_c", step_index=3))
-    await store.tool_invoked(tool_record("run-1", tool_call_id="call_knowledge_1", step_index=None))
+    await store.record(ModelStep("run-1", "session-1", 3, "agent", 5, 10, 1, True, "OK", 1))
+    await store.record(tool_record("run-1", tool_call_id="call_c", step_index=3))
+    await store.record(tool_record("run-1", tool_call_id="call_knowledge_1", step_index=None))
 
     step_ids = {step["step_index"]: step["id"] for step in await store.steps("run-1")}
     tools = {tool["tool_call_id"]: tool["step_id"] for tool in await store.tool_invocations("run-1")}
@@ -731,13 +726,11 @@ async def test_a_tool_row_names_the_agent_step_that_asked_for_it(store: SqlAudit
 
 async def test_each_guard_decision_is_a_row_with_its_codes_and_redacted_messages(store: SqlAuditStore) -> None:
     secret = "password=Sup3rSecretValue"
-    await store.run_started(started("run-1"))
+    await store.record(started("run-1"))
     failures = (("UNKNOWN_TOOL_CALL", "a1 cites call_x"), ("SECRET_IN_TEXT", f"the conclusion contains {secret}"))
-    await store.guard_checked(GuardCheck("run-1", "session-1", 1, "evidence", "FAIL", 5, failures))
-    await store.guard_checked(GuardCheck("run-1", "session-1", 2, "evidence", "PASS", 6))
-    await store.guard_checked(
-        GuardCheck("run-1", "session-1", 3, "semantic", "UNAVAILABLE", 8, (("TIMEOUT", "x" * 1000),))
-    )
+    await store.record(GuardCheck("run-1", "session-1", 1, "evidence", "FAIL", 5, failures))
+    await store.record(GuardCheck("run-1", "session-1", 2, "evidence", "PASS", 6))
+    await store.record(GuardCheck("run-1", "session-1", 3, "semantic", "UNAVAILABLE", 8, (("TIMEOUT", "x" * 1000),)))
 
     rows = await store.guard_checks("run-1")
     assert [(r["check_index"], r["guard"], r["verdict"], r["step_index"]) for r in rows] == [
@@ -771,7 +764,7 @@ def test_init_schema_adds_the_columns_a_later_version_added_and_keeps_the_rows(
         assert store.init_schema().added_columns == ("agent_step.attempt",)
         assert store.init_schema().added_columns == ()  # idempotent
 
-        asyncio.run(store.model_step(ModelStep("new-run", "session-1", 1, "guard", 5, 10, 1, False, "TIMEOUT", 2)))
+        asyncio.run(store.record(ModelStep("new-run", "session-1", 1, "guard", 5, 10, 1, False, "TIMEOUT", 2)))
         assert [s["attempt"] for s in asyncio.run(store.steps("old-run"))] == [None]
         assert [s["attempt"] for s in asyncio.run(store.steps("new-run"))] == [2]
     finally:
@@ -843,14 +836,14 @@ async def test_a_runs_counters_agree_with_its_rows_for_every_intent(store: SqlAu
 
 async def test_a_finish_that_cannot_know_the_counts_gets_them_from_the_rows(store: SqlAuditStore) -> None:
     """A gateway records a run whose supervisor died: the store counts what the supervisor had written."""
-    await store.run_started(started("run-1"))
-    await store.run_started(started("run-2"))
-    await store.model_step(ModelStep("run-1", "session-1", 1, "router", 5, 300, 8, False, "OK", 1))
-    await store.model_step(ModelStep("run-1", "session-1", 2, "agent", 5, 900, 60, True, "OK", 1))
-    await store.tool_invoked(tool_record("run-1", step_index=2))
+    await store.record(started("run-1"))
+    await store.record(started("run-2"))
+    await store.record(ModelStep("run-1", "session-1", 1, "router", 5, 300, 8, False, "OK", 1))
+    await store.record(ModelStep("run-1", "session-1", 2, "agent", 5, 900, 60, True, "OK", 1))
+    await store.record(tool_record("run-1", step_index=2))
     unknown = {"model_calls": None, "input_tokens": None, "output_tokens": None, "tool_calls": None}
-    await store.run_finished(replace(finished("run-1", status="FAILED"), **unknown))
-    await store.run_finished(replace(finished("run-2", status="FAILED"), **unknown))
+    await store.record(replace(finished("run-1", status="FAILED"), **unknown))
+    await store.record(replace(finished("run-2", status="FAILED"), **unknown))
 
     counters = ("model_calls", "input_tokens", "output_tokens", "total_tokens", "tool_call_count")
     first, second = await store.run("run-1"), await store.run("run-2")
@@ -861,9 +854,9 @@ async def test_a_finish_that_cannot_know_the_counts_gets_them_from_the_rows(stor
 
 async def test_runs_since_a_time_newest_first_filtered_by_outcome(store: SqlAuditStore) -> None:
     for run_id, minutes_ago, status in (("old", 90, "SUCCESS"), ("a", 30, "FALLBACK"), ("b", 10, "SUCCESS")):
-        await store.run_started(replace(started(run_id), started_at=AT - timedelta(minutes=minutes_ago)))
-        await store.run_finished(finished(run_id, status=status))
-    await store.run_started(started("running"))
+        await store.record(replace(started(run_id), started_at=AT - timedelta(minutes=minutes_ago)))
+        await store.record(finished(run_id, status=status))
+    await store.record(started("running"))
 
     since = AT - timedelta(hours=1)
     assert [run["run_id"] for run in await store.runs(since)] == ["running", "b", "a"]
@@ -876,7 +869,7 @@ async def test_runs_since_a_time_newest_first_filtered_by_outcome(store: SqlAudi
 
 async def test_run_ids_by_their_start_treat_like_wildcards_as_text(store: SqlAuditStore) -> None:
     for run_id in ("abc_123", "abcX123", "abc%9", "zzz"):
-        await store.run_started(started(run_id))
+        await store.record(started(run_id))
     assert await store.run_ids_starting_with("abc_") == ["abc_123"]
     assert await store.run_ids_starting_with("abc%") == ["abc%9"]
     assert await store.run_ids_starting_with("abc", limit=5) == ["abc%9", "abcX123", "abc_123"]
@@ -900,10 +893,10 @@ RELEASED = {
 
 async def test_the_released_content_is_kept_as_it_was_sent_with_the_finish(store: SqlAuditStore) -> None:
     cited = [{"ref": "R1", "tool_call_id": "call_l1"}, {"ref": "R2", "tool_call_id": "call_k1"}]
-    await store.run_started(started("released"))
-    await store.run_started(started("failed"))
-    await store.run_finished(replace(finished("released"), released_content=RELEASED, cited_tool_calls=cited))
-    await store.run_finished(finished("failed", status="FAILED"))
+    await store.record(started("released"))
+    await store.record(started("failed"))
+    await store.record(replace(finished("released"), released_content=RELEASED, cited_tool_calls=cited))
+    await store.record(finished("failed", status="FAILED"))
 
     row, failed = await store.run("released"), await store.run("failed")
     assert row is not None and failed is not None
@@ -916,9 +909,9 @@ async def test_the_released_content_is_kept_as_it_was_sent_with_the_finish(store
 
 
 async def test_a_later_finish_does_not_replace_the_released_content(store: SqlAuditStore) -> None:
-    await store.run_started(started("run-1"))
-    await store.run_finished(replace(finished("run-1"), released_content=RELEASED))
-    await store.run_finished(replace(finished("run-1", status="FAILED"), fallback_reason="SUPERVISOR_LOST"))
+    await store.record(started("run-1"))
+    await store.record(replace(finished("run-1"), released_content=RELEASED))
+    await store.record(replace(finished("run-1", status="FAILED"), fallback_reason="SUPERVISOR_LOST"))
     row = await store.run("run-1")
     assert row is not None and row["status"] == "SUCCESS" and released_content(row) == RELEASED
 
@@ -949,8 +942,8 @@ def test_an_audit_schema_without_the_released_answer_is_upgraded_and_keeps_its_r
         ]
         assert store.init_schema().added_columns == ()  # idempotent
 
-        asyncio.run(store.run_started(started("new-run")))
-        asyncio.run(store.run_finished(replace(finished("new-run"), released_content=RELEASED)))
+        asyncio.run(store.record(started("new-run")))
+        asyncio.run(store.record(replace(finished("new-run"), released_content=RELEASED)))
         old, new = asyncio.run(store.run("old-run")), asyncio.run(store.run("new-run"))
         assert old is not None and old["status"] == "SUCCESS" and released_content(old) is None
         assert new is not None and new["released_content"] == released_text(RELEASED)

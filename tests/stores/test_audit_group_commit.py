@@ -27,16 +27,10 @@ from sqlalchemy.pool import NullPool
 from config.schema import AuditSettings
 from contract.clock import ManualClock
 from harness.audit import ModelStep, RunFinished, RunStarted, ToolInvocation
-from harness.audit_store import (
-    METADATA,
-    SqlAuditStore,
-    agent_step,
-    chat_session,
-    connect_url,
-    diagnosis_run,
-    tool_invocation,
-)
-from harness.audit_writer import AuditWriterClosed
+from stores.audit.engine import connect_url
+from stores.audit.schema import METADATA, agent_step, chat_session, diagnosis_run, tool_invocation
+from stores.audit.store import SqlAuditStore
+from stores.audit.writer import AuditWriterClosed
 from tests.services import MariaDBServer
 
 AT = datetime(2026, 7, 21, 2, 30, 0, 123456, tzinfo=UTC)
@@ -96,12 +90,12 @@ def finished(run_id: str, session_id: str, status: str = "SUCCESS") -> RunFinish
 
 async def one_run(store: SqlAuditStore, run_id: str, session_id: str, principal: str = "alice") -> None:
     """A run's ten writes, each awaited before the next: started, five model steps, three tools, finished."""
-    await store.run_started(started(run_id, session_id, principal))
+    await store.record(started(run_id, session_id, principal))
     for index in range(1, 6):
-        await store.model_step(step(run_id, session_id, index))
+        await store.record(step(run_id, session_id, index))
         if index <= 3:
-            await store.tool_invoked(tool(run_id, session_id, index))
-    await store.run_finished(finished(run_id, session_id))
+            await store.record(tool(run_id, session_id, index))
+    await store.record(finished(run_id, session_id))
 
 
 def write_runs_in_this_process(url: str, username: str | None, prefix: str, runs: int) -> None:
@@ -215,7 +209,7 @@ async def hold_the_writer(store: SqlAuditStore, lock: WriteLock) -> asyncio.Task
     """Take the database's write lock and give the store's writer a first write that waits for it."""
     lock.hold()
     run_id = f"{BLOCKER}-{next(BLOCKERS)}"
-    blocker = asyncio.create_task(store.run_started(started(run_id, "blocker-session")))
+    blocker = asyncio.create_task(store.record(started(run_id, "blocker-session")))
     await asyncio.sleep(0.3)  # the writer takes the blocker and waits for the lock
     return blocker
 
@@ -259,12 +253,12 @@ async def test_200_concurrent_runs_land_every_row_in_few_commits(database: Datab
 async def test_an_acknowledged_write_is_already_committed(database: Database, store: SqlAuditStore) -> None:
     async def run(n: int) -> None:
         run_id, session_id = f"run-{n}", f"session-{n}"
-        await store.run_started(started(run_id, session_id))
+        await store.record(started(run_id, session_id))
         assert await asyncio.to_thread(database.count, diagnosis_run, diagnosis_run.c.run_id == run_id) == 1
         for index in range(1, 4):
-            await store.model_step(step(run_id, session_id, index))
+            await store.record(step(run_id, session_id, index))
             assert await asyncio.to_thread(database.count, agent_step, agent_step.c.run_id == run_id) == index
-        await store.run_finished(finished(run_id, session_id))
+        await store.record(finished(run_id, session_id))
         done = diagnosis_run.c.release_outcome.is_not(None)
         assert await asyncio.to_thread(database.count, diagnosis_run, diagnosis_run.c.run_id == run_id, done) == 1
 
@@ -272,12 +266,12 @@ async def test_an_acknowledged_write_is_already_committed(database: Database, st
 
 
 async def test_writes_of_a_failed_commit_raise(database: Database, store: SqlAuditStore) -> None:
-    await store.run_started(started("run-1", "session-1"))
+    await store.record(started("run-1", "session-1"))
     with database.reader.begin() as connection:
         agent_step.drop(connection)
 
     async with one_batch(store, database.lock):
-        writes = [asyncio.create_task(store.model_step(step("run-1", "session-1", n))) for n in range(1, 6)]
+        writes = [asyncio.create_task(store.record(step("run-1", "session-1", n))) for n in range(1, 6)]
     results = await asyncio.gather(*writes, return_exceptions=True)
 
     assert all(isinstance(result, sa.exc.DBAPIError) for result in results), results
@@ -286,12 +280,12 @@ async def test_writes_of_a_failed_commit_raise(database: Database, store: SqlAud
 
 
 async def test_one_bad_row_fails_only_its_own_writer(database: Database, store: SqlAuditStore) -> None:
-    await store.run_started(started("run-1", "session-1"))
+    await store.record(started("run-1", "session-1"))
 
     async with one_batch(store, database.lock):
         good = [asyncio.create_task(one_step_run(store, n)) for n in range(2, 12)]
-        duplicate = asyncio.create_task(store.run_started(started("run-1", "session-1")))
-        good += [asyncio.create_task(store.model_step(step("run-1", "session-1", n))) for n in range(1, 6)]
+        duplicate = asyncio.create_task(store.record(started("run-1", "session-1")))
+        good += [asyncio.create_task(store.record(step("run-1", "session-1", n))) for n in range(1, 6)]
 
     with pytest.raises(sa.exc.IntegrityError):
         await duplicate
@@ -304,14 +298,14 @@ async def test_one_bad_row_fails_only_its_own_writer(database: Database, store: 
 
 
 async def one_step_run(store: SqlAuditStore, n: int) -> None:
-    await store.run_started(started(f"run-{n}", f"session-{n}"))
-    await store.model_step(step(f"run-{n}", f"session-{n}", 1))
+    await store.record(started(f"run-{n}", f"session-{n}"))
+    await store.record(step(f"run-{n}", f"session-{n}", 1))
 
 
 async def test_close_commits_the_pending_writes(database: Database) -> None:
     store = database.store()
     blocker = await hold_the_writer(store, database.lock)
-    pending = [asyncio.create_task(store.run_started(started(f"run-{n}", f"session-{n}"))) for n in range(30)]
+    pending = [asyncio.create_task(store.record(started(f"run-{n}", f"session-{n}"))) for n in range(30)]
     await asyncio.sleep(0.05)
     assert store.write_stats().rows == 0
 
@@ -324,7 +318,7 @@ async def test_close_commits_the_pending_writes(database: Database) -> None:
     assert database.count(diagnosis_run) == 30
     assert store.write_stats().rows == 31
     with pytest.raises(AuditWriterClosed):
-        await store.model_step(step("run-1", "session-1", 1))
+        await store.record(step("run-1", "session-1", 1))
 
 
 # -- the rules of each write hold inside a batch ---------------------------------------------------------------------
@@ -333,17 +327,17 @@ async def test_close_commits_the_pending_writes(database: Database) -> None:
 async def test_one_batch_keeps_the_session_and_finish_rules(database: Database, store: SqlAuditStore) -> None:
     async with one_batch(store, database.lock):
         writes = [
-            asyncio.create_task(store.run_started(started("run-a", "session-1", "alice"))),
-            asyncio.create_task(store.run_started(started("run-b", "session-1", "bob", AT + timedelta(minutes=5)))),
+            asyncio.create_task(store.record(started("run-a", "session-1", "alice"))),
+            asyncio.create_task(store.record(started("run-b", "session-1", "bob", AT + timedelta(minutes=5)))),
         ]
     await asyncio.gather(*writes)
 
     async with one_batch(store, database.lock):
         writes = [
-            asyncio.create_task(store.run_finished(finished("run-b", "session-1", "CANCELLED"))),
-            asyncio.create_task(store.run_finished(finished("run-b", "session-1", "FAILED"))),
-            asyncio.create_task(store.run_finished(finished("run-a", "session-1", "SUCCESS"))),
-            asyncio.create_task(store.run_finished(finished("ghost", "session-1", "SUCCESS"))),
+            asyncio.create_task(store.record(finished("run-b", "session-1", "CANCELLED"))),
+            asyncio.create_task(store.record(finished("run-b", "session-1", "FAILED"))),
+            asyncio.create_task(store.record(finished("run-a", "session-1", "SUCCESS"))),
+            asyncio.create_task(store.record(finished("ghost", "session-1", "SUCCESS"))),
         ]
     await asyncio.gather(*writes)
 
@@ -363,7 +357,7 @@ async def test_one_batch_keeps_the_session_and_finish_rules(database: Database, 
 
 async def test_a_run_of_a_session_claimed_meanwhile_keeps_the_owner(database: Database, store: SqlAuditStore) -> None:
     assert await store.claim_session("session-1", "alice") is True
-    await store.run_started(started("run-1", "session-1", "bob"))
+    await store.record(started("run-1", "session-1", "bob"))
 
     assert await store.session_owner("session-1") == "alice"
     assert await store.claim_session("session-1", "bob") is False
@@ -380,14 +374,14 @@ async def test_the_writer_reconnects_after_the_server_drops_its_connection(
     METADATA.drop_all(store.engine)
     store.init_schema()
     try:
-        await store.run_started(started("run-1", "session-1"))
+        await store.record(started("run-1", "session-1"))
         with mariadb_server.connect() as connection, connection.cursor() as cursor:
             cursor.execute("SELECT ID FROM information_schema.PROCESSLIST WHERE DB = %s", (DATABASE,))
             for (thread_id,) in cursor.fetchall():
                 cursor.execute(f"KILL {int(thread_id)}")
 
-        await store.model_step(step("run-1", "session-1", 1))
-        await store.run_finished(finished("run-1", "session-1"))
+        await store.record(step("run-1", "session-1", 1))
+        await store.record(finished("run-1", "session-1"))
 
         stats = store.write_stats()
         assert (stats.rows, stats.failed, stats.rollbacks) == (3, 0, 1)
@@ -419,7 +413,7 @@ async def write_runs(store: SqlAuditStore, prefix: str, runs: int) -> None:
 
 async def test_two_processes_write_the_same_database(database: Database, store: SqlAuditStore) -> None:
     code = (
-        "import sys; from tests.harness.test_audit_group_commit import write_runs_in_this_process as write; "
+        "import sys; from tests.stores.test_audit_group_commit import write_runs_in_this_process as write; "
         "write(sys.argv[1], sys.argv[2] or None, 'other', 40)"
     )
     other = await asyncio.create_subprocess_exec(
@@ -439,12 +433,12 @@ async def test_two_processes_write_the_same_database(database: Database, store: 
 
 async def test_a_cancelled_write_is_committed_all_the_same(database: Database, store: SqlAuditStore) -> None:
     async with one_batch(store, database.lock):
-        write = asyncio.create_task(store.run_started(started("run-1", "session-1")))
+        write = asyncio.create_task(store.record(started("run-1", "session-1")))
         await asyncio.sleep(0.05)
         write.cancel()
     with pytest.raises(asyncio.CancelledError):
         await write
-    await store.model_step(step("run-1", "session-1", 1))  # the next batch: after the cancelled one
+    await store.record(step("run-1", "session-1", 1))  # the next batch: after the cancelled one
 
     assert database.count(diagnosis_run) == 1
     stats = store.write_stats()
@@ -460,11 +454,11 @@ async def test_writes_wait_out_a_database_restart_and_all_land(
     METADATA.drop_all(store.engine)
     store.init_schema()
     try:
-        await store.run_started(started("run-1", "session-1"))
+        await store.record(started("run-1", "session-1"))
         mariadb_server.stop()
         try:
-            writes = [asyncio.create_task(store.model_step(step("run-1", "session-1", n))) for n in range(1, 4)]
-            writes.append(asyncio.create_task(store.run_finished(finished("run-1", "session-1"))))
+            writes = [asyncio.create_task(store.record(step("run-1", "session-1", n))) for n in range(1, 4)]
+            writes.append(asyncio.create_task(store.record(finished("run-1", "session-1"))))
             await asyncio.sleep(1.5)
             assert not any(write.done() for write in writes)  # waiting, neither failed nor dropped
         finally:
@@ -488,11 +482,11 @@ async def test_an_outage_longer_than_the_wait_fails_the_writes_and_the_writer_go
         try:
             began = asyncio.get_running_loop().time()
             with pytest.raises(sa.exc.DBAPIError):
-                await store.run_started(started("run-1", "session-1"))
+                await store.record(started("run-1", "session-1"))
             assert 0.5 <= asyncio.get_running_loop().time() - began < 10
         finally:
             mariadb_server.start()
-        await store.run_started(started("run-2", "session-2"))
+        await store.record(started("run-2", "session-2"))
         assert (await store.run("run-2"))["status"] == "RUNNING"
         assert store.write_stats().failed == 1
     finally:

@@ -1,11 +1,12 @@
-"""The canonical invocation store (§4.2): one Redis hash per tool call, written only by the Harness.
+"""The canonical invocation store (§4.2) on Redis: one hash per tool call, written only by the Harness.
 
-Key ``{prefix}:{run_id}:{tool_call_id}``; ``status`` PROJECTING -> READY | ERROR; ``evidence_status``
-EVIDENCE_FOUND | NO_EVIDENCE only when READY, ERROR when the call failed. The TTL is set when the record is
-created and never renewed: updates are ``HSET`` on the existing hash, which keeps the TTL, and reads never
-touch it. Byte caps per record, per agent_result and per run are enforced atomically in Lua, so concurrent
-writers of one run cannot pass the run cap; an oversize raw response is recorded as ERROR/RESULT_TOO_LARGE,
-never truncated. The run's byte meter lives at ``{prefix}:{run_id}`` (no tool call id), with the same TTL.
+``InvocationStore`` implements ``harness.invocation.InvocationStorePort``. Key
+``{prefix}:{run_id}:{tool_call_id}``; ``status`` PROJECTING -> READY | ERROR; ``evidence_status`` EVIDENCE_FOUND |
+NO_EVIDENCE only when READY, ERROR when the call failed. The TTL is set when the record is created and never
+renewed: updates are ``HSET`` on the existing hash, which keeps the TTL, and reads never touch it. Byte caps per
+record, per agent_result and per run are enforced atomically in Lua, so concurrent writers of one run cannot pass
+the run cap; an oversize raw response is recorded as ERROR/RESULT_TOO_LARGE, never truncated. The run's byte
+meter lives at ``{prefix}:{run_id}`` (no tool call id), with the same TTL.
 """
 
 from __future__ import annotations
@@ -13,9 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Awaitable
-from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 from typing import Any, TypeVar
 
 import redis.asyncio as redis
@@ -39,32 +38,11 @@ from harness.errors import (
     UnknownRun,
 )
 from harness.ids import is_run_id, is_tool_call_id, is_tool_name
+from harness.invocation import InvocationRecord, ToolCallStatus
 
 T = TypeVar("T")
 METADATA_BYTES = 512
 """Fixed allowance per record for every field but request/raw_response/agent_result (ids are length-capped)."""
-
-
-class ToolCallStatus(StrEnum):
-    PROJECTING = "PROJECTING"
-    READY = "READY"
-    ERROR = "ERROR"
-
-
-@dataclass(frozen=True)
-class InvocationRecord:
-    run_id: str
-    tool_call_id: str
-    tool_name: str
-    status: ToolCallStatus
-    evidence_status: EvidenceStatus | None
-    request: dict[str, Any]
-    agent_result: dict[str, Any] | None
-    started_at: str
-    finished_at: str | None
-    error_code: str | None
-    raw_response: Any = None
-    """Only filled by ``get(..., include_raw=True)``; the Harness's own audit path, never an agent's."""
 
 
 _FIELDS = (

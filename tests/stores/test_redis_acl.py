@@ -13,9 +13,10 @@ from config.schema import EvidenceStoreSettings, RedisSettings
 from config.secrets import Interpolated, Secret
 from contract.vocabulary import EvidenceStatus
 from harness.errors import DuplicateToolCallId
-from harness.invocation_store import InvocationStore, ToolCallStatus
-from harness.redis_acl import acl_setuser_args
-from harness.redis_client import connect_redis
+from harness.invocation import ToolCallStatus
+from stores.invocation_store import InvocationStore
+from stores.redis_acl import acl_setuser_args
+from stores.redis_client import connect_redis
 from tests.services import RedisServer
 
 PREFIX = "superbiz:harness:tool-call"

@@ -24,7 +24,8 @@ from harness.errors import (
     StoreUnavailable,
     UnknownRun,
 )
-from harness.invocation_store import METADATA_BYTES, InvocationStore, ToolCallStatus
+from harness.invocation import ToolCallStatus
+from stores.invocation_store import METADATA_BYTES, InvocationStore
 
 STARTED = datetime(2026, 7, 21, 2, 30, tzinfo=UTC)
 REQUEST = {"topic": "APPLICATION", "query": "order-service HikariCP", "lookback_minutes": 30}

@@ -10,7 +10,7 @@ import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from config.schema import RedisSettings
-from harness.redis_client import connect_redis
+from stores.redis_client import connect_redis
 from tests.services import RedisServer
 
 

@@ -1,4 +1,4 @@
-"""Fixtures for the Harness tests: the invocation store on fakeredis and on a real private Redis."""
+"""Fixtures for the store tests: the invocation store on fakeredis and on a real private Redis."""
 
 from __future__ import annotations
 
