@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from config.secrets import Secret
+from config.env_refs import Secret
 from config.units import ByteSize, Duration, duration, format_duration, parse_duration, size
 
 DEFAULT_CAPABILITIES = (

@@ -9,9 +9,9 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
+from config.env_refs import Secret
 from config.loader import ConfigError, ConfigIssue, parse_config
 from config.schema import DEFAULT_CALLS_PER_TOOL, FIXED_MAX_ATTEMPTS, AppConfig
-from config.secrets import Secret
 
 SEED_DATA_SOURCE = """
 harness:

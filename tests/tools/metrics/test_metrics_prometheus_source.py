@@ -16,8 +16,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from config.env_refs import Secret
 from config.schema import MetricsBudget, MetricsToolSettings
-from config.secrets import Secret
 from tests.services import free_port
 from tests.tools.metrics.conftest import matrix
 from tools.metrics.prometheus import PrometheusSource
