@@ -10,7 +10,8 @@ import redis.asyncio as redis
 from redis.exceptions import NoPermissionError, ResponseError
 
 from config.env_refs import Interpolated, Secret
-from config.schema import EvidenceStoreSettings, RedisSettings
+from config.harness import EvidenceStoreSettings
+from config.runtime import RedisSettings
 from contract.vocabulary import EvidenceStatus
 from harness.errors import DuplicateToolCallId
 from harness.invocation import ToolCallStatus
