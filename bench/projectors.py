@@ -31,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from config.tools import LogsBudget, MysqlBudget
+from config.tool_budgets import LogsBudget, MysqlBudget
 from contract.clock import ManualClock, isoformat
 from contract.tool import ToolResultProjector
 from tools.logs.projector import QueryLogsResultProjector

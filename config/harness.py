@@ -9,7 +9,8 @@ from typing import Annotated, Any
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from config.tools import LogsBudget, MetricsBudget, MysqlBudget, MysqlToolSettings, RagBudget, default_calls_per_tool
+from config.tool_budgets import LogsBudget, MetricsBudget, MysqlBudget, MysqlToolSettings, RagBudget
+from config.tools import default_calls_per_tool
 from config.types import NonNegativeInt, PositiveDuration, PositiveInt, PositiveSize, Section, ToolName, kebab
 from config.units import duration, format_duration, parse_duration, size
 from config.wording import ActionSettings, ClaimSettings, PlanSettings, SystemChatSettings

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from config.tools import RagBudget
+from config.tool_budgets import RagBudget
 from contract.clock import Clock
 from contract.tool import INVALID_ARGUMENTS, ToolResultProjector, ToolSpec, failure_raw
 from tools.knowledge import index as retrieval

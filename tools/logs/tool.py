@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError, WithJsonSchema, field_validator
 
-from config.tools import LogsBudget
+from config.tool_budgets import LogsBudget
 from contract.clock import Clock, isoformat
 from contract.tool import INVALID_ARGUMENTS, ToolArguments, ToolResultProjector, ToolSpec, failure_raw
 from tools.logs.matching import query_terms

@@ -31,7 +31,7 @@ from pydantic import (
     model_validator,
 )
 
-from config.tools import MetricsBudget
+from config.tool_budgets import MetricsBudget
 from contract.tool import ToolArguments, ToolSpec
 from tools.metrics.query import AGGREGATIONS, Aggregation, step_for
 from tools.metrics.settings import MetricDefinition

@@ -25,7 +25,7 @@ from typing import Any
 
 import httpx
 
-from config.tools import MetricsBudget
+from config.tool_budgets import MetricsBudget
 from tools.metrics.query import RangeQuery
 from tools.metrics.settings import MetricsToolSettings
 from tools.metrics.source import (

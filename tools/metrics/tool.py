@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from config.tools import MetricsBudget
+from config.tool_budgets import MetricsBudget
 from contract.clock import Clock, isoformat
 from contract.tool import INVALID_ARGUMENTS, SAFE_MESSAGES, TOOL_CANCELLED, ToolResultProjector, ToolSpec, failure_raw
 from tools.metrics.arguments import TOOL_NAME, argument_message, arguments_model, describe, lookback_minutes

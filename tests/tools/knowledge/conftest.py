@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from config.tools import RagBudget
+from config.tool_budgets import RagBudget
 from contract.clock import ManualClock
 from contract.tool import Projection
 from tools.knowledge.settings import KnowledgeToolSettings

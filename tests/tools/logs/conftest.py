@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from config.tools import LogsBudget
+from config.tool_budgets import LogsBudget
 from contract.clock import ManualClock
 from contract.tool import Projection
 from tools.logs.settings import LogsToolSettings

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from config.tools import MetricsBudget
+from config.tool_budgets import MetricsBudget
 from contract.clock import ManualClock
 from contract.tool import Projection
 from tools.metrics.query import RangeQuery

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from config.tools import MetricsBudget
+from config.tool_budgets import MetricsBudget
 from contract.clock import ManualClock
 from contract.tool import INVALID_ARGUMENTS, failure_of
 from tests.tools.metrics.conftest import ScriptedSource, make_tool

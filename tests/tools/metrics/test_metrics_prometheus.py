@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from config.tools import MetricsBudget
+from config.tool_budgets import MetricsBudget
 from contract.clock import ManualClock
 from contract.tool import TOOL_CANCELLED, failure_of
 from contract.vocabulary import EvidenceStatus

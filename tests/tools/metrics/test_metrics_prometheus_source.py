@@ -17,7 +17,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from config.env_refs import Secret
-from config.tools import MetricsBudget
+from config.tool_budgets import MetricsBudget
 from tests.services import free_port
 from tests.tools.metrics.conftest import matrix
 from tools.metrics.prometheus import PrometheusSource

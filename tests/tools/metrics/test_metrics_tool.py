@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from config.tools import MetricsBudget
+from config.tool_budgets import MetricsBudget
 from contract.clock import ManualClock, isoformat
 from contract.tool import SAFE_MESSAGES, TOOL_CANCELLED, failure_of
 from contract.vocabulary import EvidenceStatus
