@@ -22,7 +22,9 @@ BUNDLED: dict[str, EvidenceKind] = {kind.name: kind for kind in (KNOWLEDGE, LOGS
 DEFAULT_CALLS_PER_TOOL: dict[str, int] = {
     name: kind.max_calls for name, kind in BUNDLED.items() if kind.max_calls is not None
 }
-"""The default ``harness.agent.max-tool-calls-per-tool``, as each bundled kind declares it."""
+"""The default ``harness.agent.max-tool-calls-per-tool``, as each bundled kind declares it. The limits were
+calibrated from a real model on the demo question (issue 18), not from the offline model: each tool gets enough for
+the way a real model asks it, and none alone may spend more than ~40% of max-tool-calls (32)."""
 
 
 class KindNotFound(HarnessError):

@@ -88,8 +88,6 @@ KIND = EvidenceKind(
     answers_knowledge_queries=True,
     settings=KnowledgeToolSettings,
     default_settings={"concurrency": 4, "max-pending": 16},
-    # Calibrated from a real model on the demo question (issue 18), not from the offline model; none alone may
-    # spend more than ~40% of max-tool-calls (32).
     # the runbook, the error signature found in the logs, the data dictionary (the offline model asks 3) -> 6.
     max_calls=6,
 )

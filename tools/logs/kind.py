@@ -122,8 +122,6 @@ KIND = EvidenceKind(
     cite=cite,
     settings=LogsToolSettings,
     default_settings={"concurrency": 4, "max-pending": 16},
-    # Calibrated from a real model on the demo question (issue 18), not from the offline model; none alone may
-    # spend more than ~40% of max-tool-calls (32).
     # logs are asked per service and per pattern (order-service, payment-service, the gateway; a broad window,
     # then a narrow one): the offline model asks 2, a real model asks several in one turn -> 12.
     max_calls=12,

@@ -156,8 +156,6 @@ KIND = EvidenceKind(
     cite=cite,
     settings=MetricsToolSettings,
     default_settings={"concurrency": 4, "max-pending": 16},
-    # Calibrated from a real model on the demo question (issue 18), not from the offline model; none alone may
-    # spend more than ~40% of max-tool-calls (32).
     # metrics are asked one metric name at a time (pool active/pending, requests by status, per service; the
     # offline model asks 4) -> 10.
     max_calls=10,

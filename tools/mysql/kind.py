@@ -121,8 +121,6 @@ KIND = EvidenceKind(
     cite=cite,
     available=lambda config: bool(config.harness.mysql_tools.data_sources),
     default_settings={"concurrency": 2, "max-pending": 8},
-    # Calibrated from a real model on the demo question (issue 18), not from the offline model; none alone may
-    # spend more than ~40% of max-tool-calls (32).
     # the order and its payment rows, then neighbours, counts and a corrected query after one the SQL validator
     # refused (the offline model asks 1) -> 8.
     max_calls=8,
