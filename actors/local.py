@@ -11,7 +11,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any
 
-from config.schema import AppConfig
+from config.app import AppConfig
 from contract.clock import Clock, SystemClock
 from contract.tool import EvidenceTool
 from harness.agent import AgentGateway, AgentTask, DiagnosisAgent

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from config.schema import ModelSettings
+from config.runtime import ModelSettings
 from harness.model import ChatModel
 
 

@@ -22,7 +22,7 @@ from actors.guard import SemanticGuardActor
 from actors.model_factory import model_label
 from actors.names import agent_name, guard_name, pick, supervisor_name, tool_actor_name
 from actors.supervisor import RunSupervisor
-from config.schema import AppConfig
+from config.app import AppConfig
 from harness import events
 from harness.events import EventSequence, LostRun, RunEvent
 from harness.run import StartRun

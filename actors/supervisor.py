@@ -25,7 +25,7 @@ from actors.metrics import RayRunMetrics
 from actors.model_factory import build_model
 from actors.names import pick
 from actors.tool_actor import tool_actor
-from config.schema import AppConfig
+from config.app import AppConfig
 from contract.clock import SystemClock
 from contract.kind import EvidenceKind
 from harness import events

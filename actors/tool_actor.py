@@ -20,7 +20,7 @@ from ray.actor import ActorHandle
 
 from actors.metrics import RayToolMetrics
 from actors.names import CONTROL_SLOTS, tool_actor_name
-from config.schema import ToolRuntime
+from config.tools import ToolRuntime
 from contract.tool import SAFE_MESSAGES, TOOL_BUSY, EvidenceTool, failure_raw
 
 CANCEL_GRACE_S = 5.0

@@ -39,7 +39,7 @@ from sqlalchemy.exc import IntegrityError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from config.schema import AuditSettings
+from config.runtime import AuditSettings
 from harness.audit import AuditRecord, ModelStep, RunFinished, RunStarted, ToolInvocation
 from stores.audit.bounds import MAX_ERROR_MESSAGE_CHARS, MAX_TEXT_CHARS, audit_params, audit_text
 from stores.audit.schema import agent_step, chat_session, diagnosis_run, tool_invocation

@@ -40,8 +40,8 @@ from fake_llm import FakeLlmProcess
 
 from actors.model_factory import build_model
 from cli.guard_pool import GuardPool
+from config.app import AppConfig
 from config.loader import BUNDLED_DEFAULT, parse_config
-from config.schema import AppConfig
 from harness.evaluation.dataset import GuardCase, bundled_dataset, load_cases
 from harness.evaluation.results import CaseResult
 from harness.evaluation.running import evaluate_cases

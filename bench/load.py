@@ -59,8 +59,8 @@ from actors.local import local_services
 from actors.model_factory import build_model
 from actors.names import tool_actor_name
 from cli.sse_client import Event
+from config.app import AppConfig
 from config.loader import BUNDLED_DEFAULT, parse_config
-from config.schema import AppConfig
 from harness.events import RunEvent
 from harness.logs import configure_logging
 from harness.run import Run, StartRun

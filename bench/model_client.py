@@ -33,8 +33,8 @@ import orjson
 from fake_llm import FakeLlmProcess
 
 from clients.openai_model import ROLE_HEADER, OpenAIChatModel, parse_completion
-from config.schema import ModelSettings
-from config.secrets import Secret
+from config.env_refs import Secret
+from config.runtime import ModelSettings
 from harness.model import ModelReply, ModelRequest
 from tests.harness.run_support import diagnosis_model, run_once, services
 

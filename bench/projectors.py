@@ -31,10 +31,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from config.schema import LogsBudget, LogsToolSettings, MysqlBudget
+from config.tool_budgets import LogsBudget, MysqlBudget
 from contract.clock import ManualClock, isoformat
 from contract.tool import ToolResultProjector
 from tools.logs.projector import QueryLogsResultProjector
+from tools.logs.settings import LogsToolSettings
 from tools.logs.tool import QueryLogsTool
 from tools.mysql.projector import MysqlResultProjector
 

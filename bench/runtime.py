@@ -42,8 +42,9 @@ from ray.util.state import summarize_tasks
 from actors.local import local_services
 from actors.model_factory import build_model
 from actors.runtime import HarnessClient
+from config.app import AppConfig
 from config.loader import BUNDLED_DEFAULT, parse_config
-from config.schema import AppConfig, RaySettings
+from config.runtime import RaySettings
 from harness.events import done, status
 from harness.run import Run, StartRun
 from harness.run_feed import FeedHub, RunFeed

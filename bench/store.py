@@ -26,7 +26,7 @@ import redis.asyncio as redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from config.schema import EvidenceStoreSettings
+from config.harness import EvidenceStoreSettings
 from contract.vocabulary import EvidenceStatus
 from stores.invocation_store import InvocationStore
 from tests.services import RedisServer

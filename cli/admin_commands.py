@@ -12,8 +12,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from cli.options import CONFIG_OPTION
 from config import environment
+from config.app import AppConfig
 from config.loader import ConfigError, load_config, resolve_path
-from config.schema import AppConfig
 from harness.selfcheck import CheckResult, run_selfcheck
 from stores.audit.migrations import AuditSchemaError
 from stores.audit.schema import TABLES

@@ -17,7 +17,7 @@ from cli import stream_render
 from cli.ray_cluster import init_ray
 from cli.serve import GatewayThread, build_gateway
 from cli.sse_client import Event, chat_events
-from config.schema import AppConfig
+from config.app import AppConfig
 from harness.logs import configure_logging
 
 

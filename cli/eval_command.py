@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from cli.eval_render import print_report
 from cli.guard_pool import GuardPool
+from config.app import AppConfig
 from config.loader import ConfigError, load_config
-from config.schema import AppConfig
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -18,8 +18,8 @@ import sys
 from rich.console import Console
 from rich.table import Table
 
+from config.app import AppConfig
 from config.loader import ConfigError, load_config
-from config.schema import AppConfig
 from harness.gate import ClaimPolicy
 from harness.gate_mutations.figures import (
     TARGET_ABSENT_CAUGHT,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from config.schema import AppConfig
+from config.app import AppConfig
 
 if TYPE_CHECKING:
     from harness.ports import GuardAttempt

@@ -12,8 +12,8 @@ from ray._raylet import Config as RayConfig
 from ray.exceptions import AuthenticationError
 
 from config import environment
-from config.schema import AppConfig
-from config.secrets import Secret
+from config.app import AppConfig
+from config.env_refs import Secret
 
 log = logging.getLogger(__name__)
 RAY_CLIENT_ATTEMPTS = 5

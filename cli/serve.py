@@ -21,7 +21,7 @@ from starlette.applications import Starlette
 from actors.runtime import HarnessClient
 from cli.ray_cluster import init_ray
 from config import environment
-from config.schema import AppConfig
+from config.app import AppConfig
 from gateway.app import create_app
 from gateway.services import STARTUP_STEPS, GatewayServices
 from harness.logs import configure_logging

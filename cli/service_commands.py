@@ -7,8 +7,8 @@ import asyncio
 import sys
 
 from config import environment
+from config.app import AppConfig
 from config.loader import ConfigError, load_config
-from config.schema import AppConfig
 
 EXIT_INVALID = 2
 Commands = argparse._SubParsersAction  # type: ignore[type-arg]

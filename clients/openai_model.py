@@ -46,7 +46,7 @@ import aiohttp
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from config.schema import ModelSettings
+from config.runtime import ModelSettings
 from harness.errors import OperationFailed
 from harness.model import ModelReply, ModelRequest, ToolCall, Usage
 from harness.retry import FailureKind

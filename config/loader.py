@@ -10,9 +10,9 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from config.app import AppConfig
+from config.env_refs import MissingEnvironmentVariable, interpolate
 from config.environment import variables
-from config.schema import AppConfig
-from config.secrets import MissingEnvironmentVariable, interpolate
 
 CONFIG_ENV_VAR = "SUPERBIZ_CONFIG"
 BUNDLED_DEFAULT = Path(__file__).with_name("default.yaml")

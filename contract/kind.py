@@ -4,8 +4,9 @@ A tool package exports one ``EvidenceKind``. The Harness receives the configured
 asks them, never a tool's name, what a result shows: its exact evidence (the SemanticGuard's snapshot entries),
 its scope (what was queried, for references, NEGATIVE_OBSERVATION and the fallback's verified sources) and how
 it is cited in a reference. The tool actors build the tool from it; the tool boundary offers its spec and runs
-its projector. Adding an evidence source is one package exporting one kind, plus one configuration entry
-(``tools.<name>.kind: "package.module:KIND"``).
+its projector. The kind also declares its configuration: the model of its ``tools.<name>`` section, that
+section's default and its default per-tool call limit, so config/ names no tool. Adding an evidence source is one
+package exporting one kind, plus one configuration entry (``tools.<name>.kind: "package.module:KIND"``).
 
 Every question about a result takes its typed agent_result (``result``, a pydantic model of the READY envelope,
 EVIDENCE_FOUND or NO_EVIDENCE): :meth:`EvidenceKind.read` parses the stored dict, and a result that does not
@@ -15,7 +16,7 @@ parse cannot be cited.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -49,7 +50,7 @@ def _always(config: Any) -> bool:
 
 @dataclass(frozen=True)
 class EvidenceKind:
-    """One evidence tool. ``config`` is the application configuration (``config.schema.AppConfig``)."""
+    """One evidence tool. ``config`` is the application configuration (``config.app.AppConfig``)."""
 
     name: str
     """The tool's name, as the model calls it and the configuration keys it."""
@@ -78,6 +79,13 @@ class EvidenceKind:
     """(config) -> whether this configuration can offer it (query_mysql needs a data source)."""
     answers_knowledge_queries: bool = False
     """The one kind a KNOWLEDGE_QUERY is answered from (§4.5: one lookup with the raw query)."""
+    settings: type[BaseModel] | None = None
+    """The model of its ``tools.<name>`` section: ``config.tools.ToolRuntime`` with the tool's own fields; None is
+    ``ToolRuntime`` itself. Read for the bundled kinds (an operator's tool gives its own settings as ``options``)."""
+    default_settings: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    """Its ``tools.<name>`` section when the configuration writes none."""
+    max_calls: int | None = None
+    """Its default ``harness.agent.max-tool-calls-per-tool`` entry; None: bounded by max-tool-calls only."""
 
     def read(self, agent_result: Mapping[str, Any] | None) -> Any | None:
         """The typed agent_result, or None when ``agent_result`` is not one of this kind."""

@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from config.schema import AppConfig
+from config.app import AppConfig
 from gateway.auth import ApiKeys
 from gateway.chat import ChatRoute
 from gateway.chat_request import ChatRequests

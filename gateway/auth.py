@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from starlette.requests import Request
 
-from config.secrets import Secret
+from config.env_refs import Secret
 from gateway.errors import MISSING_KEY, UNKNOWN_KEY, RequestRejected
 
 ANONYMOUS = "anonymous"

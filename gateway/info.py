@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 
 from actors.model_factory import model_label
-from config.schema import AppConfig
+from config.app import AppConfig
 from gateway.chat_request import ChatRequests
 from gateway.openapi import openapi_document
 from gateway.services import GatewayServices

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from config.schema import AgentBudget
+from config.harness import AgentBudget
 from contract.clock import Clock
 from harness.errors import BudgetExhausted
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from config.schema import DEFAULT_CAPABILITIES_EN, SystemChatSettings
+from config.wording import DEFAULT_CAPABILITIES_EN, SystemChatSettings
 from harness.language import Language
 
 

@@ -13,7 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
-from config.schema import EvidenceStoreSettings
+from config.harness import EvidenceStoreSettings
 from contract.vocabulary import EvidenceStatus
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
 
-from config.schema import FIXED_MAX_ATTEMPTS, RetrySettings
+from config.harness import FIXED_MAX_ATTEMPTS, RetrySettings
 from contract.clock import Clock
 from harness.cancellation import CancellationToken
 from harness.deadline import Deadline

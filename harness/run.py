@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from config.schema import AppConfig
+from config.app import AppConfig
 from contract.clock import Clock
 from contract.kind import EvidenceKind
 from contract.vocabulary import EvidenceStatus

@@ -6,7 +6,7 @@ import functools
 import uuid
 from dataclasses import dataclass, field
 
-from config.schema import HarnessSettings, RetrySettings
+from config.harness import HarnessSettings, RetrySettings
 from contract.clock import Clock, SystemClock
 from harness.budget import BudgetLedger, BudgetLimits
 from harness.cancellation import CancellationToken

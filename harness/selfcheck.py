@@ -10,7 +10,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from config.schema import AppConfig
+from config.app import AppConfig
 from config.units import format_bytes, format_duration
 from contract.clock import SystemClock
 from contract.vocabulary import EvidenceStatus

@@ -21,7 +21,7 @@ import redis.asyncio as redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from config.schema import EvidenceStoreSettings
+from config.harness import EvidenceStoreSettings
 from contract.clock import Clock, SystemClock, isoformat
 from contract.vocabulary import EvidenceStatus
 from harness.errors import (

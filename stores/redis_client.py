@@ -8,7 +8,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.maint_notifications import MaintNotificationsConfig
 
-from config.schema import RedisSettings
+from config.runtime import RedisSettings
 
 SOCKET_TIMEOUT_S = 5.0
 

@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from config.app import AppConfig
 from config.loader import parse_config
-from config.schema import AppConfig
 from tests.services import MariaDBServer
 from tools.mysql.demo_db import mysql_script
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from config.schema import AppConfig
+from config.app import AppConfig
 from contract.clock import ManualClock
 from contract.tool import Projection
 from tools.registry import configured_kinds

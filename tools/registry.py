@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from config.schema import AppConfig
+from config.app import AppConfig
 from contract.kind import EvidenceKind
 from contract.vocabulary import HarnessError
 from tools.knowledge.kind import KIND as KNOWLEDGE
@@ -19,6 +19,12 @@ from tools.metrics.kind import KIND as METRICS
 from tools.mysql.kind import KIND as MYSQL
 
 BUNDLED: dict[str, EvidenceKind] = {kind.name: kind for kind in (KNOWLEDGE, LOGS, METRICS, MYSQL)}
+DEFAULT_CALLS_PER_TOOL: dict[str, int] = {
+    name: kind.max_calls for name, kind in BUNDLED.items() if kind.max_calls is not None
+}
+"""The default ``harness.agent.max-tool-calls-per-tool``, as each bundled kind declares it. The limits were
+calibrated from a real model on the demo question (issue 18), not from the offline model: each tool gets enough for
+the way a real model asks it, and none alone may spend more than ~40% of max-tool-calls (32)."""
 
 
 class KindNotFound(HarnessError):

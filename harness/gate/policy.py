@@ -6,7 +6,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from config.schema import HarnessSettings
+from config.harness import HarnessSettings
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ import re
 import unicodedata
 from typing import Any
 
-from config.schema import DEFAULT_NON_FACT_WORDS
+from config.wording import DEFAULT_NON_FACT_WORDS
 from offline_model.lexical import normalise
 from offline_model.quoting import looks_like_instruction
 

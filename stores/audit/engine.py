@@ -18,7 +18,7 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.pool import StaticPool
 
-from config.schema import AuditSettings
+from config.runtime import AuditSettings
 from stores.audit.bounds import json_dumps
 
 T = TypeVar("T")

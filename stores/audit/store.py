@@ -22,7 +22,7 @@ from sqlalchemy.dialects import mysql, sqlite
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from config.schema import AuditSettings
+from config.runtime import AuditSettings
 from contract.clock import Clock, SystemClock
 from harness.agent import PreviousTurn
 from harness.audit import AuditRecord, GuardCheck, ModelStep, RunFinished, RunStarted, ToolInvocation

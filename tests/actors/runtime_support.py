@@ -11,8 +11,8 @@ from typing import Any
 import yaml
 
 from actors.runtime import HarnessClient
+from config.app import AppConfig
 from config.loader import BUNDLED_DEFAULT, parse_config
-from config.schema import AppConfig
 from harness.events import RunEvent
 from tests.fake_openai import FakeOpenAI, Step, reply
 from tests.harness.run_support import GOOD_DRAFT, KNOWLEDGE, LOGS, MYSQL, PLAN

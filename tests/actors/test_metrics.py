@@ -19,7 +19,8 @@ from typing import Any
 
 from actors.runtime import HarnessClient
 from actors.tool_actor import tool_actor
-from config.schema import AppConfig, ToolRuntime
+from config.app import AppConfig
+from config.tools import ToolRuntime
 from harness.events import RunEvent
 from tests.actors.runtime_support import collect, ray_config
 from tests.harness.run_support import QUERY

@@ -9,7 +9,7 @@ import uuid
 import ray
 
 from actors.tool_actor import tool_actor
-from config.schema import ToolRuntime
+from config.tools import ToolRuntime
 from tools.fakes import slow_echo_tool
 
 NAMESPACE = "test-tools"

@@ -11,7 +11,7 @@ import ray
 from ray.exceptions import TaskCancelledError
 
 from actors.tool_actor import tool_actor
-from config.schema import ToolRuntime
+from config.tools import ToolRuntime
 from contract.clock import SystemClock
 from tests.mysql_fixtures import OrderDb
 from tools.registry import BUNDLED

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from cli.main import main
-from config.schema import AuditSettings
+from config.runtime import AuditSettings
 from harness.audit import ModelStep, RunStarted, ToolInvocation
 from harness.scripted_model import ScriptedChatModel, reply
 from stores.audit.store import SqlAuditStore

@@ -22,8 +22,8 @@ import pytest
 
 from clients import openai_model
 from clients.openai_model import MAX_ERROR_BODY_BYTES, MAX_REPLY_BYTES, OpenAIChatModel, parse_completion
-from config.schema import ModelSettings
-from config.secrets import Secret
+from config.env_refs import Secret
+from config.runtime import ModelSettings
 from contract.clock import SystemClock
 from harness.cancellation import CancellationToken
 from harness.deadline import Deadline

@@ -29,8 +29,8 @@ from ray.util.state import list_actors
 
 from actors.names import tool_actor_name
 from cli.ray_cluster import init_ray
+from config.app import AppConfig
 from config.loader import parse_config
-from config.schema import AppConfig
 from tests.actors.runtime_support import arguments, ray_config
 from tests.fake_openai import FakeOpenAI, reply
 from tests.gateway.e2e_support import SUPPORTED, Running, ask, script_agent, started, with_sections

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 import yaml
 
+from config.app import AppConfig
+from config.env_refs import Secret
 from config.loader import ConfigError, ConfigIssue, dump_config, parse_config
-from config.schema import AppConfig, AuditSettings
-from config.secrets import Secret
+from config.runtime import AuditSettings
 
 SECRET = "s3cr3t-audit-pw"
 

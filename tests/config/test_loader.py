@@ -11,7 +11,7 @@ import yaml
 
 from config import AppConfig, ConfigError, dump_config, load_config
 from config.loader import BUNDLED_DEFAULT, CONFIG_ENV_VAR, ConfigIssue, parse_config, resolve_path
-from config.schema import DEFAULT_CALLS_PER_TOOL
+from tools.registry import DEFAULT_CALLS_PER_TOOL
 
 PASSWORD = "Tr0ub4dor&3-never-printed"
 REDIS_PASSWORD = "r3dis-pa55-never-printed"

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 import yaml
 
+from config.app import AppConfig
+from config.env_refs import Secret
 from config.loader import ConfigError, dump_config, parse_config
-from config.schema import AppConfig, ModelSettings
-from config.secrets import Secret
+from config.runtime import ModelSettings
 
 API_KEY = "sk-test-never-shown-1234"
 ENV = {"OPENAI_API_KEY": API_KEY, "EMPTY_KEY": ""}

@@ -9,9 +9,11 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
+from config.app import AppConfig
+from config.env_refs import Secret
+from config.harness import FIXED_MAX_ATTEMPTS
 from config.loader import ConfigError, ConfigIssue, parse_config
-from config.schema import DEFAULT_CALLS_PER_TOOL, FIXED_MAX_ATTEMPTS, AppConfig
-from config.secrets import Secret
+from tools.registry import DEFAULT_CALLS_PER_TOOL
 
 SEED_DATA_SOURCE = """
 harness:

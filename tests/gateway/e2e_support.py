@@ -15,8 +15,8 @@ import yaml
 from actors.runtime import shutdown_runtime
 from cli.serve import Gateway, GatewayThread, build_gateway
 from cli.sse_client import Event, chat_events
+from config.app import AppConfig
 from config.loader import parse_config
-from config.schema import AppConfig
 from tests.actors.runtime_support import FAKE_KEY, arguments
 from tests.fake_openai import FakeOpenAI, reply
 from tests.harness.run_support import KNOWLEDGE, LOGS, MYSQL, PLAN

@@ -9,8 +9,9 @@ import pytest
 import yaml
 from starlette.testclient import TestClient
 
+from config.app import AppConfig
 from config.loader import parse_config
-from config.schema import AppConfig, GatewaySettings
+from config.runtime import GatewaySettings
 from gateway.app import create_app
 from gateway.services import GatewayServices
 from harness.audit import MemoryAudit

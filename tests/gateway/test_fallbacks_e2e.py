@@ -18,7 +18,7 @@ import pytest
 
 from cli.main import main
 from cli.sse_client import Event
-from config.schema import DEFAULT_CAPABILITIES_EN
+from config.wording import DEFAULT_CAPABILITIES_EN
 from harness.fixed_texts import EN
 from tests.actors.runtime_support import arguments, ray_config
 from tests.fake_openai import FakeOpenAI, delay, reply

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cli.sse_client import Event
-from config.schema import DEFAULT_CAPABILITIES
+from config.wording import DEFAULT_CAPABILITIES
 from tests.actors.runtime_support import arguments, ray_config
 from tests.fake_openai import FakeOpenAI, reply
 from tests.gateway.e2e_support import SUPPORTED, Running, ask, assert_well_formed, started, with_sections

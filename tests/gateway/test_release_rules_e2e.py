@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cli.sse_client import Event
-from config.schema import DEFAULT_CAPABILITIES
+from config.wording import DEFAULT_CAPABILITIES
 from harness.gate import GENERIC_PLAN
 from tests.actors.runtime_support import arguments, ray_config
 from tests.fake_openai import FakeOpenAI, reply

@@ -10,8 +10,8 @@ from typing import Any
 import yaml
 
 from actors.local import local_services
+from config.app import AppConfig
 from config.loader import BUNDLED_DEFAULT, parse_config
-from config.schema import AppConfig
 from harness.audit import MemoryAudit
 from harness.events import RunEvent
 from harness.model import ChatMessage, ModelRequest

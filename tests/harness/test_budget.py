@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from config.schema import AgentBudget
+from config.harness import AgentBudget
 from contract.clock import ManualClock
 from harness.budget import BudgetLedger, BudgetLimits
 from harness.errors import BudgetExhausted

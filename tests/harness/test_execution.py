@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from config.schema import HarnessSettings
+from config.harness import HarnessSettings
 from harness.errors import BudgetExhausted, OperationFailed, RunCancelled
 from harness.execution import bounded, ensure_open
 from harness.run_context import RunContext

@@ -8,7 +8,7 @@ import dataclasses
 import pytest
 
 from config.loader import BUNDLED_DEFAULT, parse_config
-from config.schema import DEFAULT_CAPABILITIES, DEFAULT_CAPABILITIES_EN, SystemChatSettings
+from config.wording import DEFAULT_CAPABILITIES, DEFAULT_CAPABILITIES_EN, SystemChatSettings
 from harness.fixed_texts import EN, TEXTS, ZH, capabilities
 from harness.gate import GENERIC_PLAN
 from harness.gate.answers import plan_steps

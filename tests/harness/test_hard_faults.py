@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from config.schema import AuditSettings
+from config.runtime import AuditSettings
 from harness.draft import DraftRejected, parse_draft
 from harness.errors import InvalidToolCallId
 from harness.ids import is_analysis_id, is_run_id, is_tool_call_id

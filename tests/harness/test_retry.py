@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from config.schema import RetrySettings
+from config.harness import RetrySettings
 from contract.clock import ManualClock
 from harness.cancellation import CancellationToken
 from harness.deadline import Deadline

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from config.schema import DEFAULT_CAPABILITIES, DEFAULT_CAPABILITIES_EN
+from config.wording import DEFAULT_CAPABILITIES, DEFAULT_CAPABILITIES_EN
 from harness.fixed_texts import EN, ZH
 from harness.run_state import RunStatus
 from harness.scripted_model import ScriptedChatModel, reply

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from config.schema import LogsBudget, MysqlBudget, RagBudget
+from config.tool_budgets import LogsBudget, MysqlBudget, RagBudget
 from harness.draft import Draft, parse_draft
 from harness.invocation import InvocationRecord, ToolCallStatus
 from harness.snapshot import build_snapshot, guard_input_json, snapshot_bytes, verified_sources

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from config import load_config
-from config.schema import AppConfig
+from config.app import AppConfig
 from contract.clock import ManualClock
 from contract.vocabulary import EvidenceStatus
 from harness.agent import AgentTask, DiagnosisAgent, PreviousTurn, Turn

@@ -24,7 +24,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.pool import NullPool
 
-from config.schema import AuditSettings
+from config.runtime import AuditSettings
 from contract.clock import ManualClock
 from harness.audit import ModelStep, RunFinished, RunStarted, ToolInvocation
 from stores.audit.engine import connect_url

@@ -23,7 +23,7 @@ import sqlalchemy as sa
 import yaml
 
 from config.loader import parse_config
-from config.schema import AuditSettings
+from config.runtime import AuditSettings
 from contract.clock import ManualClock
 from harness.agent import PreviousTurn
 from harness.audit import AuditSink, GuardCheck, MemoryAudit, ModelStep, RunFinished, RunStarted, ToolInvocation

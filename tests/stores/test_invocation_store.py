@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 import redis.asyncio as redis
 
-from config.schema import EvidenceStoreSettings
+from config.harness import EvidenceStoreSettings
 from contract.vocabulary import EvidenceStatus
 from harness.errors import (
     DuplicateToolCallId,

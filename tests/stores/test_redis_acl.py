@@ -9,8 +9,9 @@ import pytest
 import redis.asyncio as redis
 from redis.exceptions import NoPermissionError, ResponseError
 
-from config.schema import EvidenceStoreSettings, RedisSettings
-from config.secrets import Interpolated, Secret
+from config.env_refs import Interpolated, Secret
+from config.harness import EvidenceStoreSettings
+from config.runtime import RedisSettings
 from contract.vocabulary import EvidenceStatus
 from harness.errors import DuplicateToolCallId
 from harness.invocation import ToolCallStatus

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from config.schema import RedisSettings
+from config.runtime import RedisSettings
 from stores.redis_client import connect_redis
 from tests.services import RedisServer
 

@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, StrictInt
 
 from contract.kind import EvidenceKind, Scope
 from tools.knowledge.projector import RagResultProjector
+from tools.knowledge.settings import KnowledgeToolSettings
 from tools.knowledge.spec import LOOKUP_KNOWLEDGE_SPEC, TOOL_NAME
 from tools.knowledge.tool import LookupKnowledgeTool
 
@@ -85,4 +86,8 @@ KIND = EvidenceKind(
     cite=cite,
     documents=documents,
     answers_knowledge_queries=True,
+    settings=KnowledgeToolSettings,
+    default_settings={"concurrency": 4, "max-pending": 16},
+    # the runbook, the error signature found in the logs, the data dictionary (the offline model asks 3) -> 6.
+    max_calls=6,
 )

@@ -28,7 +28,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from config.schema import RagBudget
+from config.tool_budgets import RagBudget
 from contract.secrets import redact
 from contract.tool import PROJECTION_FAILED, SAFE_MESSAGES, Projection, clip, error_projection, failure_of
 from contract.vocabulary import EvidenceStatus

@@ -12,12 +12,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from config.schema import KnowledgeToolSettings, RagBudget
+from config.tool_budgets import RagBudget
 from contract.clock import Clock
 from contract.tool import INVALID_ARGUMENTS, ToolResultProjector, ToolSpec, failure_raw
 from tools.knowledge import index as retrieval
 from tools.knowledge.index import KnowledgeIndex, KnowledgeUnavailable, SearchResult
 from tools.knowledge.projector import RagResultProjector
+from tools.knowledge.settings import KnowledgeToolSettings
 from tools.knowledge.spec import KNOWLEDGE_UNAVAILABLE, LOOKUP_KNOWLEDGE_SPEC, SAFE_MESSAGES, LookupKnowledgeArguments
 
 BUNDLED_DOCS = Path(__file__).resolve().parent / "docs"

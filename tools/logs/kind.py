@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, StrictInt
 
 from contract.kind import EvidenceKind, Scope
 from tools.logs.projector import QueryLogsResultProjector
+from tools.logs.settings import LogsToolSettings
 from tools.logs.tool import TOOL_NAME, QueryLogsTool, query_logs_spec
 
 SOURCE_TYPE = "LOG"
@@ -119,4 +120,9 @@ KIND = EvidenceKind(
     evidence=evidence,
     scope=scope,
     cite=cite,
+    settings=LogsToolSettings,
+    default_settings={"concurrency": 4, "max-pending": 16},
+    # logs are asked per service and per pattern (order-service, payment-service, the gateway; a broad window,
+    # then a narrow one): the offline model asks 2, a real model asks several in one turn -> 12.
+    max_calls=12,
 )

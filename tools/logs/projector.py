@@ -30,7 +30,7 @@ from typing import Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, NonNegativeInt, ValidationError, model_validator
 
-from config.schema import LogsBudget
+from config.tool_budgets import LogsBudget
 from contract.clock import isoformat
 from contract.secrets import redact
 from contract.tool import PROJECTION_FAILED, SAFE_MESSAGES, Projection, clip, error_projection, failure_of

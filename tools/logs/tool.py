@@ -14,11 +14,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError, WithJsonSchema, field_validator
 
-from config.schema import LogsBudget, LogsToolSettings
+from config.tool_budgets import LogsBudget
 from contract.clock import Clock, isoformat
 from contract.tool import INVALID_ARGUMENTS, ToolArguments, ToolResultProjector, ToolSpec, failure_raw
 from tools.logs.matching import query_terms
 from tools.logs.projector import QueryLogsResultProjector
+from tools.logs.settings import LogsToolSettings
 from tools.logs.source import LogSource, LogSourceUnavailable, LogTopic, MockLogSource
 
 TOOL_NAME = "query_logs"

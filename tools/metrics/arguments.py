@@ -31,9 +31,10 @@ from pydantic import (
     model_validator,
 )
 
-from config.schema import MetricDefinition, MetricsBudget
+from config.tool_budgets import MetricsBudget
 from contract.tool import ToolArguments, ToolSpec
 from tools.metrics.query import AGGREGATIONS, Aggregation, step_for
+from tools.metrics.settings import MetricDefinition
 
 TOOL_NAME = "query_metrics"
 MAX_VALUE_CHARS = 200

@@ -10,6 +10,7 @@ from contract.kind import EvidenceKind, Scope
 from tools.metrics.arguments import TOOL_NAME, query_metrics_spec
 from tools.metrics.projector import QueryMetricsResultProjector
 from tools.metrics.query import QUANTILES
+from tools.metrics.settings import MetricsToolSettings
 from tools.metrics.tool import QueryMetricsTool
 
 SOURCE_TYPE = "METRIC"
@@ -153,4 +154,9 @@ KIND = EvidenceKind(
     evidence=evidence,
     scope=scope,
     cite=cite,
+    settings=MetricsToolSettings,
+    default_settings={"concurrency": 4, "max-pending": 16},
+    # metrics are asked one metric name at a time (pool active/pending, requests by status, per service; the
+    # offline model asks 4) -> 10.
+    max_calls=10,
 )

@@ -34,7 +34,7 @@ from typing import Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, PositiveInt, ValidationError
 
-from config.schema import MetricsBudget
+from config.tool_budgets import MetricsBudget
 from contract.clock import isoformat
 from contract.secrets import redact
 from contract.tool import PROJECTION_FAILED, SAFE_MESSAGES, Projection, clip, error_projection, failure_of

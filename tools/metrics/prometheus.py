@@ -25,8 +25,9 @@ from typing import Any
 
 import httpx
 
-from config.schema import MetricsBudget, MetricsToolSettings
+from config.tool_budgets import MetricsBudget
 from tools.metrics.query import RangeQuery
+from tools.metrics.settings import MetricsToolSettings
 from tools.metrics.source import (
     METRICS_BAD_RESPONSE,
     METRICS_QUERY_REJECTED,

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from config.schema import MetricsBudget, MetricsToolSettings
+from config.tool_budgets import MetricsBudget
 from contract.clock import Clock, isoformat
 from contract.tool import INVALID_ARGUMENTS, SAFE_MESSAGES, TOOL_CANCELLED, ToolResultProjector, ToolSpec, failure_raw
 from tools.metrics.arguments import TOOL_NAME, argument_message, arguments_model, describe, lookback_minutes
@@ -27,6 +27,7 @@ from tools.metrics.mock import MockMetricsSource
 from tools.metrics.projector import QueryMetricsResultProjector
 from tools.metrics.prometheus import CLIENT_GRACE_S, PrometheusSource
 from tools.metrics.query import RangeQuery, plan
+from tools.metrics.settings import MetricsToolSettings
 from tools.metrics.source import (
     METRICS_BAD_RESPONSE,
     METRICS_QUERY_REJECTED,

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 
 import pymysql
 
-from config.schema import DataSourceSettings, MysqlBudget
+from config.tool_budgets import DataSourceSettings, MysqlBudget
 from tools.mysql.demo_db import TABLES, demo_rows
 
 CONNECT_TIMEOUT_S = 5

@@ -120,4 +120,8 @@ KIND = EvidenceKind(
     scope=scope,
     cite=cite,
     available=lambda config: bool(config.harness.mysql_tools.data_sources),
+    default_settings={"concurrency": 2, "max-pending": 8},
+    # the order and its payment rows, then neighbours, counts and a corrected query after one the SQL validator
+    # refused (the offline model asks 1) -> 8.
+    max_calls=8,
 )

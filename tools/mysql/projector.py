@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from config.schema import MysqlBudget
+from config.tool_budgets import MysqlBudget
 from contract.secrets import redact
 from contract.tool import (
     PROJECTION_FAILED,

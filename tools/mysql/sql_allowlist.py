@@ -8,7 +8,7 @@ from types import MappingProxyType
 
 from sqlglot import exp
 
-from config.schema import DataSourceSettings, MysqlBudget
+from config.tool_budgets import DataSourceSettings, MysqlBudget
 from tools.mysql import sql_rules as rules
 from tools.mysql.sql_render import generate
 from tools.mysql.sql_rules import SqlRejected

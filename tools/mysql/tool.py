@@ -7,7 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, WithJsonSchema, create_model
 
-from config.schema import AppConfig, DataSourceSettings, MysqlBudget
+from config.app import AppConfig
+from config.tool_budgets import DataSourceSettings, MysqlBudget
 from contract.clock import Clock
 from contract.tool import TOOL_CANCELLED, TOOL_TIMEOUT, TOOL_UNAVAILABLE, ToolArguments, ToolSpec, failure_raw
 from tools.mysql.executor import QueryExecutor, QueryFailed, build_executor

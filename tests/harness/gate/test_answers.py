@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from config.schema import DEFAULT_CAPABILITIES
+from config.wording import DEFAULT_CAPABILITIES
 from harness.gate import ClaimPolicy
 from harness.gate.answers import GENERIC_PLAN, check_knowledge_answer, plan_steps, system_answer_problem
 from harness.intents import KnowledgeAnswer

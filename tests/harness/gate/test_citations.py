@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fakeredis import FakeAsyncRedis, FakeServer
 
-from config.schema import EvidenceStoreSettings
+from config.harness import EvidenceStoreSettings
 from contract.vocabulary import EvidenceStatus
 from harness.errors import StoreUnavailable
 from harness.gate import (

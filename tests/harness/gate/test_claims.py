@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from config.schema import HarnessSettings
+from config.harness import HarnessSettings
 from harness.draft import Draft
 from harness.gate import ClaimPolicy
 from harness.gate import EvidenceFailureCode as Code

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from config.schema import HarnessSettings
+from config.harness import HarnessSettings
 from harness.gate import ClaimPolicy
 from harness.gate.proposals import mutating_part, side_effect
 

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from config.schema import KnowledgeToolSettings, RagBudget
+from config.tool_budgets import RagBudget
 from contract.clock import ManualClock
 from contract.tool import Projection
+from tools.knowledge.settings import KnowledgeToolSettings
 from tools.knowledge.tool import LookupKnowledgeTool
 
 Folder = Callable[[dict[str, str]], Path]

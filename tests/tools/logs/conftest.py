@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
-from config.schema import LogsBudget, LogsToolSettings
+from config.tool_budgets import LogsBudget
 from contract.clock import ManualClock
 from contract.tool import Projection
+from tools.logs.settings import LogsToolSettings
 from tools.logs.tool import QueryLogsTool
 
 Call = Callable[..., tuple[dict[str, Any], Projection]]

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from config.schema import LogsBudget
+from config.tool_budgets import LogsBudget
 from tools.logs.fingerprint import normalise_level, template
 from tools.logs.projector import QueryLogsResultProjector
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from config.schema import LogsBudget
+from config.tool_budgets import LogsBudget
 from contract.clock import ManualClock, isoformat
 from contract.tool import PROJECTION_FAILED, SAFE_MESSAGES, failure_raw
 from tests.tools.logs.conftest import Call, make_tool

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from config.schema import LogsBudget
+from config.tool_budgets import LogsBudget
 from contract.clock import ManualClock
 from tests.tools.logs.conftest import Call, make_tool
 from tests.tools.logs.mock_logs_dataset import INJECTION, SEEDED_SECRETS

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from config.schema import LogsBudget
+from config.tool_budgets import LogsBudget
 from contract.clock import ManualClock
 from contract.tool import INVALID_ARGUMENTS, EvidenceTool, failure_of
 from tests.tools.logs.conftest import Call, make_tool

@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from config.schema import MetricsBudget, MetricsToolSettings
+from config.tool_budgets import MetricsBudget
 from contract.clock import ManualClock
 from contract.tool import Projection
 from tools.metrics.query import RangeQuery
+from tools.metrics.settings import MetricsToolSettings
 from tools.metrics.source import MetricsSourceError
 from tools.metrics.tool import QueryMetricsTool
 

@@ -7,12 +7,13 @@ from typing import Any
 
 import pytest
 
-from config.schema import MetricDefinition, MetricsBudget, MetricsToolSettings
+from config.tool_budgets import MetricsBudget
 from contract.clock import ManualClock
 from contract.tool import INVALID_ARGUMENTS, failure_of
 from tests.tools.metrics.conftest import ScriptedSource, make_tool
 from tools.metrics.arguments import arguments_model, query_metrics_spec
 from tools.metrics.query import AGGREGATIONS
+from tools.metrics.settings import MetricDefinition, MetricsToolSettings
 
 ACTIVE = {"metric": "hikaricp_connections_active", "aggregation": "max"}
 CALLBACKS = {"metric": "payment_order_callback_total", "aggregation": "rate"}

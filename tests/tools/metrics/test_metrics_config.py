@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from config.app import AppConfig
 from config.loader import ConfigError, dump_config, parse_config
-from config.schema import DEFAULT_METRICS, AppConfig
+from tools.metrics.settings import DEFAULT_METRICS
 
 ENV = {"PROM_USER": "reader", "PROM_PASSWORD": "pr0m-Secret", "PROM_TOKEN": "tok-abc", "EMPTY": ""}
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from config.schema import DEFAULT_METRICS
 from tools.logs.source import BUNDLED_DATASET as LOGS
 from tools.metrics.dataset import BUNDLED_DATASET, DatasetUnreadable, MetricsDataset, Series, load_dataset
+from tools.metrics.settings import DEFAULT_METRICS
 from tools.mysql.demo_db import demo_rows
 
 INTERVAL_S = 15

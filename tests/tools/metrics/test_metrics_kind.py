@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from config.schema import AppConfig
+from config.app import AppConfig
 from contract.clock import ManualClock
 from contract.kind import Scope
 from tests.tools.metrics.conftest import NOW

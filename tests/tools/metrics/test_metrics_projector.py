@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from config.schema import MetricsBudget
+from config.tool_budgets import MetricsBudget
 from contract.tool import PROJECTION_FAILED, SAFE_MESSAGES, TOOL_CANCELLED, failure_raw
 from contract.vocabulary import EvidenceStatus
 from tests.tools.metrics.conftest import matrix

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from config.schema import MetricsBudget, MetricsToolSettings
+from config.tool_budgets import MetricsBudget
 from contract.clock import ManualClock
 from contract.tool import TOOL_CANCELLED, failure_of
 from contract.vocabulary import EvidenceStatus
@@ -29,6 +29,7 @@ from tools.metrics.kind import KIND
 from tools.metrics.mock import evaluate
 from tools.metrics.prometheus import CLIENT_GRACE_S, PrometheusSource
 from tools.metrics.query import Aggregation, MetricType, RangeQuery, plan
+from tools.metrics.settings import MetricsToolSettings
 from tools.metrics.source import METRICS_QUERY_REJECTED, METRICS_TIMEOUT, METRICS_UNAVAILABLE
 from tools.metrics.tool import MESSAGES, QueryMetricsTool
 

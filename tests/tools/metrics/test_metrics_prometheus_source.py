@@ -16,12 +16,13 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from config.schema import MetricsBudget, MetricsToolSettings
-from config.secrets import Secret
+from config.env_refs import Secret
+from config.tool_budgets import MetricsBudget
 from tests.services import free_port
 from tests.tools.metrics.conftest import matrix
 from tools.metrics.prometheus import PrometheusSource
 from tools.metrics.query import RangeQuery, plan
+from tools.metrics.settings import MetricsToolSettings
 from tools.metrics.source import (
     METRICS_BAD_RESPONSE,
     METRICS_QUERY_REJECTED,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from config.schema import MetricsBudget, MetricsToolSettings
+from config.tool_budgets import MetricsBudget
 from contract.clock import ManualClock, isoformat
 from contract.tool import SAFE_MESSAGES, TOOL_CANCELLED, failure_of
 from contract.vocabulary import EvidenceStatus
@@ -18,6 +18,7 @@ from tests.tools.metrics.conftest import NOW, Call, ScriptedSource, make_tool, m
 from tools.metrics.mock import MockMetricsSource
 from tools.metrics.prometheus import CLIENT_GRACE_S, PrometheusSource
 from tools.metrics.query import RangeQuery
+from tools.metrics.settings import MetricsToolSettings
 from tools.metrics.source import (
     METRICS_BAD_RESPONSE,
     METRICS_QUERY_REJECTED,

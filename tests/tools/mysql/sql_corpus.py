@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from config.schema import DataSourceSettings, MysqlBudget
+from config.tool_budgets import DataSourceSettings, MysqlBudget
 from tools.mysql.sql_allowlist import SqlAllowlist
 
 MAX_ROWS = 50

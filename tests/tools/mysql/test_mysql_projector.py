@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from config.schema import MysqlBudget
+from config.tool_budgets import MysqlBudget
 from contract.tool import failure_raw
 from contract.vocabulary import EvidenceStatus
 from tools.mysql.projector import MysqlResultProjector

@@ -14,7 +14,7 @@ from pymysql.converters import escape_item
 from pymysql.cursors import Cursor
 from sqlglot import exp
 
-from config.schema import DEFAULT_SQL_FUNCTIONS
+from config.tool_budgets import DEFAULT_SQL_FUNCTIONS
 from tests.mysql_fixtures import READONLY_PASSWORD, READONLY_USER, OrderDb
 from tests.tools.mysql.sql_corpus import ALLOW, MAX_ROWS, PITFALLS, REJECT, Allow, Reject, seed_allowlist
 from tools.mysql import sql_rules

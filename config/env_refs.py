@@ -1,4 +1,4 @@
-"""``${ENV_VAR}`` interpolation and the :class:`Secret` type.
+"""``${ENV_VAR}`` references: their interpolation, and the :class:`Secret` that keeps one.
 
 Environment variables are read here and nowhere else in the code base. A secret field must be written as a
 reference (``password: ${ORDER_MYSQL_PASSWORD}``); its value never appears in ``repr``, logs, error text or
