@@ -14,14 +14,17 @@ from ray.exceptions import AuthenticationError
 from config import environment
 from config.app import AppConfig
 from config.env_refs import Secret
+from contract.vocabulary import HarnessError
 
 log = logging.getLogger(__name__)
 RAY_CLIENT_ATTEMPTS = 5
 RAY_CLIENT_RETRY_DELAY_S = 3.0
 
 
-class ClusterJoinError(Exception):
+class ClusterJoinError(HarnessError):
     """The gateway could not join the configured Ray cluster."""
+
+    code = "CLUSTER_JOIN_FAILED"
 
 
 def init_ray(config: AppConfig, address: str | None) -> str | None:

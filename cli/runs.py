@@ -19,6 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from config.loader import ConfigError, load_config
 from config.units import parse_duration
+from contract.vocabulary import HarnessError
 from stores.audit.engine import connect_url
 from stores.audit.store import SqlAuditStore
 from stores.audit.trail import released_content
@@ -60,12 +61,14 @@ def _positive(text: str) -> int:
     return value
 
 
-class _Unreadable(Exception):
+class _Unreadable(HarnessError):
     """Nothing to show, and why: a bad configuration, no audit database yet, no such run, an unreachable store."""
 
-    def __init__(self, message: str, code: int = EXIT_NOT_FOUND) -> None:
+    code = "RUN_TRAIL_UNREADABLE"
+
+    def __init__(self, message: str, exit_code: int = EXIT_NOT_FOUND) -> None:
         super().__init__(message)
-        self.code = code
+        self.exit_code = exit_code
 
 
 def _read(args: argparse.Namespace, read: Callable[[SqlAuditStore], Coroutine[Any, Any, T]]) -> T:
@@ -108,7 +111,7 @@ def runs_list(args: argparse.Namespace) -> int:
         runs = _read(args, lambda store: store.runs(args.since, args.outcome, args.limit))
     except _Unreadable as failed:
         print(failed, file=sys.stderr)
-        return failed.code
+        return failed.exit_code
     if args.json:
         print(_json(runs))
     else:
@@ -141,7 +144,7 @@ def runs_show(args: argparse.Namespace) -> int:
         trail = _read(args, lambda store: _trail(store, args.run_id))
     except _Unreadable as failed:
         print(failed, file=sys.stderr)
-        return failed.code
+        return failed.exit_code
     if args.json:
         run = {**trail.run, "released_content": released_content(trail.run)}  # the stored JSON text, parsed
         print(_json({"run": run, "steps": trail.steps, "tool_calls": trail.tools, "guard_checks": trail.checks}))

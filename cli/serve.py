@@ -22,6 +22,7 @@ from actors.runtime import HarnessClient
 from cli.ray_cluster import init_ray
 from config import environment
 from config.app import AppConfig
+from contract.vocabulary import HarnessError
 from gateway.app import create_app
 from gateway.services import STARTUP_STEPS, GatewayServices
 from harness.logs import configure_logging
@@ -34,8 +35,10 @@ STOP_WAIT_S = 10.0
 T = TypeVar("T")
 
 
-class ExposureRefused(Exception):
+class ExposureRefused(HarnessError):
     """Binding a non-loopback address with authentication off."""
+
+    code = "EXPOSURE_REFUSED"
 
 
 def is_loopback(host: str) -> bool:
@@ -161,8 +164,10 @@ def drain(server: GatewayThread, services: GatewayServices, client: HarnessClien
     return running - left, left
 
 
-class StopRequested(Exception):
+class StopRequested(HarnessError):
     """SIGTERM or SIGINT: the gateway drains and stops."""
+
+    code = "STOP_REQUESTED"
 
 
 def _request_stop(signum: int, frame: object) -> None:

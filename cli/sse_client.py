@@ -9,6 +9,8 @@ from typing import Any
 
 import httpx
 
+from contract.vocabulary import HarnessError
+
 
 @dataclass(frozen=True)
 class Event:
@@ -16,8 +18,10 @@ class Event:
     data: dict[str, Any]
 
 
-class RequestFailed(Exception):
+class RequestFailed(HarnessError):
     """The gateway answered with an error before any stream."""
+
+    code = "HTTP_ERROR"
 
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(f"HTTP {status} {code}: {message}")

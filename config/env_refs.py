@@ -14,13 +14,17 @@ from typing import Any
 from pydantic import GetCoreSchemaHandler
 from pydantic_core import PydanticCustomError, core_schema
 
+from contract.vocabulary import HarnessError
+
 _REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 # A secret is one whole reference; a default, if any, must be empty (a non-empty default is a literal).
 _SECRET_REFERENCE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?::-)?\}")
 MASK = "****"
 
 
-class MissingEnvironmentVariable(Exception):
+class MissingEnvironmentVariable(HarnessError):
+    code = "MISSING_ENVIRONMENT_VARIABLE"
+
     def __init__(self, name: str) -> None:
         super().__init__(f"environment variable {name} is not set")
         self.name = name

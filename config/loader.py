@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from config.app import AppConfig
 from config.env_refs import MissingEnvironmentVariable, interpolate
 from config.environment import variables
+from contract.vocabulary import HarnessError
 
 CONFIG_ENV_VAR = "SUPERBIZ_CONFIG"
 BUNDLED_DEFAULT = Path(__file__).with_name("default.yaml")
@@ -27,8 +28,10 @@ class ConfigIssue:
         return f"{self.location}: {self.message}" if self.location else self.message
 
 
-class ConfigError(Exception):
+class ConfigError(HarnessError):
     """The configuration cannot be used. Messages name the field and never carry a value."""
+
+    code = "CONFIG_INVALID"
 
     def __init__(self, source: str, issues: list[ConfigIssue]) -> None:
         self.source = source

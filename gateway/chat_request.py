@@ -8,11 +8,15 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, create_model
 from pydantic_core import ErrorDetails, PydanticCustomError
 
+from contract.vocabulary import HarnessError
+
 SESSION_ID_PATTERN = r"^[A-Za-z0-9_\-]{8,64}$"
 
 
-class Rejection(Exception):
+class Rejection(HarnessError):
     """A request body the gateway refuses, with its stable error code and a message for the user."""
+
+    code = "INVALID_REQUEST"
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(code)

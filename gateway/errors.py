@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from contract.vocabulary import HarnessError
 from gateway.chat_request import Rejection
 
 log = logging.getLogger(__name__)
@@ -68,11 +69,14 @@ def invalid_body(rejection: Rejection) -> Refusal:
     return Refusal(INVALID_BODY_STATUS, rejection.code, rejection.message)
 
 
-class RequestRejected(Exception):
+class RequestRejected(HarnessError):
     """A request refused before any stream; the route answers ``refusal.response()``."""
+
+    code = "REQUEST_REJECTED"
 
     def __init__(self, refusal: Refusal) -> None:
         super().__init__(refusal.code)
+        self.code = refusal.code
         self.refusal = refusal
 
 

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 from pydantic_core import PydanticCustomError
 
+from contract.vocabulary import HarnessError
 from harness.ids import is_analysis_id, is_tool_call_id
 from harness.json_reader import MODEL_OUTPUT, JsonRejected, read_json
 
@@ -104,8 +105,10 @@ class Draft(_Frozen):
         return texts
 
 
-class DraftRejected(Exception):
+class DraftRejected(HarnessError):
     """The text is not a Draft. ``problems`` are safe, short descriptions for the repair request."""
+
+    code = "DRAFT_REJECTED"
 
     def __init__(self, problems: list[str]) -> None:
         super().__init__("; ".join(problems))

@@ -24,6 +24,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from contract.vocabulary import HarnessError
+
 MAX_DEPTH = 32
 """Deeper than any reply or argument the Harness asks for (a draft is 4 levels deep)."""
 MODEL_OUTPUT_MAX_BYTES = 256 * 1024
@@ -34,8 +36,10 @@ TOOL_ARGUMENTS_MAX_BYTES = 32 * 1024
 _SPECIAL = re.compile(r'[\[\]{}"\\]')
 
 
-class JsonRejected(Exception):
+class JsonRejected(HarnessError):
     """The text is not a bounded JSON value; ``reason`` is TOO_LARGE, TOO_DEEP or INVALID."""
+
+    code = "JSON_REJECTED"
 
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message)

@@ -23,7 +23,8 @@ from harness.run_state import RunLifecycle, RunStatus
 SELFCHECK_TOOL = "selfcheck"
 
 
-class SelfCheckFailed(Exception):
+class SelfCheckFailed(HarnessError):
+    code = "SELF_CHECK_FAILED"
     pass
 
 

@@ -27,6 +27,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from contract.vocabulary import HarnessError
 from harness import gate
 from harness.draft import Draft
 from harness.eval_tool_results import run_gate_codes, run_guard_request, tool_result_problem
@@ -86,8 +87,10 @@ def _with_placeholder_ids(draft: dict[str, Any]) -> dict[str, Any]:
     return {**draft, "analysis": [{**item, "tool_call_ids": ["eval"]} for item in draft.get("analysis") or []]}
 
 
-class DatasetError(Exception):
+class DatasetError(HarnessError):
     """The dataset cannot be used; ``problems`` name the line of each."""
+
+    code = "EVAL_DATASET_INVALID"
 
     def __init__(self, source: str, problems: list[str]) -> None:
         self.source = source

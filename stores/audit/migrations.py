@@ -18,6 +18,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.schema import CreateIndex, CreateTable, ExecutableDDLElement
 
+from contract.vocabulary import HarnessError
 from stores.audit.schema import METADATA, TABLES
 
 ADDED_COLUMNS = frozenset(
@@ -43,8 +44,10 @@ def _compile_add_column(element: AddColumn, compiler: Any, **kw: Any) -> str:
     )
 
 
-class AuditSchemaError(Exception):
+class AuditSchemaError(HarnessError):
     """The database holds an audit table that lacks columns this version writes: it needs a migration."""
+
+    code = "AUDIT_SCHEMA_MISMATCH"
 
 
 @dataclass(frozen=True)

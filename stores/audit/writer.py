@@ -44,6 +44,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import StaticPool
 
+from contract.vocabulary import HarnessError
+
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -52,8 +54,10 @@ FIRST_PAUSE_S, MAX_PAUSE_S = 0.25, 4.0
 """The backoff between attempts to reach a database that is down."""
 
 
-class AuditWriterClosed(Exception):
+class AuditWriterClosed(HarnessError):
     """A write arrived after the writer was closed."""
+
+    code = "AUDIT_WRITER_CLOSED"
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 
 from contract.clock import Clock, isoformat
 from contract.secrets import redact
+from contract.vocabulary import HarnessError
 from tools.logs.matching import matches
 
 BUNDLED_DATASET = Path(__file__).resolve().parent / "data" / "mock_logs.jsonl"
@@ -58,8 +59,10 @@ class LogEvent:
         }
 
 
-class LogSourceUnavailable(Exception):
+class LogSourceUnavailable(HarnessError):
     """The source cannot answer. The message is for the audit record only, never for the agent."""
+
+    code = "LOG_SOURCE_UNAVAILABLE"
 
 
 class LogSource(Protocol):

@@ -25,6 +25,7 @@ import yaml  # type: ignore[import-untyped]
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from config.units import parse_duration
+from contract.vocabulary import HarnessError
 
 BUNDLED_DATASET = Path(__file__).resolve().parent / "data" / "mock_metrics.yaml"
 
@@ -33,8 +34,10 @@ Labels = tuple[tuple[str, str], ...]
 _MASK64 = (1 << 64) - 1
 
 
-class DatasetUnreadable(Exception):
+class DatasetUnreadable(HarnessError):
     """The definition file cannot be read or breaks a rule. The message is for the audit record only."""
+
+    code = "METRICS_DATASET_UNREADABLE"
 
 
 class _Definition(BaseModel):

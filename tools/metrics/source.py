@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from contract.vocabulary import HarnessError
 from tools.metrics.query import RangeQuery
 
 METRICS_UNAVAILABLE = "METRICS_UNAVAILABLE"
@@ -22,9 +23,11 @@ METRICS_BAD_RESPONSE = "METRICS_BAD_RESPONSE"
 METRICS_RESULT_TOO_LARGE = "METRICS_RESULT_TOO_LARGE"
 
 
-class MetricsSourceError(Exception):
+class MetricsSourceError(HarnessError):
     """The source did not answer with series. ``code`` is one of the ``METRICS_*`` codes; ``detail`` is for the
     audit record only."""
+
+    code = "METRICS_UNAVAILABLE"
 
     def __init__(self, code: str, detail: str) -> None:
         super().__init__(f"{code}: {detail}")

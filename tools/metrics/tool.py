@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from config.tool_budgets import MetricsBudget
 from contract.clock import Clock, isoformat
 from contract.tool import INVALID_ARGUMENTS, SAFE_MESSAGES, TOOL_CANCELLED, ToolResultProjector, ToolSpec, failure_raw
+from contract.vocabulary import HarnessError
 from tools.metrics.arguments import TOOL_NAME, argument_message, arguments_model, describe, lookback_minutes
 from tools.metrics.mock import MockMetricsSource
 from tools.metrics.projector import QueryMetricsResultProjector
@@ -145,8 +146,10 @@ class QueryMetricsTool:
         return outcome[0]
 
 
-class _Cancelled(Exception):
+class _Cancelled(HarnessError):
     """``cancel`` ended the call before the source answered."""
+
+    code = "CANCELLED"
 
 
 def _source(settings: MetricsToolSettings, budget: MetricsBudget, clock: Clock) -> MetricsSource:

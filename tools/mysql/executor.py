@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 import pymysql
 
 from config.tool_budgets import DataSourceSettings, MysqlBudget
+from contract.vocabulary import HarnessError
 from tools.mysql.demo_db import TABLES, demo_rows
 
 CONNECT_TIMEOUT_S = 5
@@ -39,9 +40,11 @@ _CONNECTION_LOST = frozenset({2003, 2006, 2013, 2055})
 _PERMISSION = frozenset({1044, 1045, 1142, 1143, 1227, 1792})
 
 
-class QueryFailed(Exception):
+class QueryFailed(HarnessError):
     """The statement did not produce rows. ``kind`` is TIMEOUT, CANCELLED, UNAVAILABLE, PERMISSION or ERROR;
     ``detail`` is for the audit record only (server error number and class, never sent to the agent)."""
+
+    code = "QUERY_FAILED"
 
     def __init__(self, kind: str, detail: str) -> None:
         super().__init__(f"{kind}: {detail}")
