@@ -29,16 +29,13 @@ from config.app import AppConfig
 from contract.clock import SystemClock
 from contract.kind import EvidenceKind
 from harness import events
-from harness.agent import AgentGateway, AgentTask, Turn
 from harness.audit import AuditSink
-from harness.events import RunEvent
 from harness.logs import bound, configure_logging
-from harness.model import ModelReply, ModelRequest
-from harness.ports import GuardAttempt, Remote
-from harness.run import Run, RunServices, StartRun
+from harness.messages import AgentTask, GuardAttempt, GuardRequest, ModelReply, ModelRequest, RunEvent, StartRun, Turn
+from harness.ports import AgentGateway, Remote
+from harness.run import Run, RunServices
 from harness.run_context import new_run_id
 from harness.run_feed import FeedHub, RunFeed
-from harness.semantic_guard import GuardRequest
 from stores.audit.store import SqlAuditStore
 from stores.invocation_store import InvocationStore
 from stores.redis_client import connect_redis

@@ -20,7 +20,7 @@ from harness import gate
 from harness.draft import Draft
 from harness.gate import ClaimPolicy
 from harness.invocation import InvocationRecord, ToolCallStatus
-from harness.semantic_guard import GuardRequest
+from harness.messages import GuardRequest
 from harness.snapshot import Kinds, build_snapshot, snapshot_evidence
 
 RUN_ID = "eval"

@@ -17,14 +17,13 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from config.app import AppConfig
 from contract.clock import Clock
 from contract.kind import EvidenceKind
 from contract.vocabulary import EvidenceStatus
 from harness import events, gate
-from harness.agent import AgentTask, PreviousTurn, Turn
 from harness.audit import AuditSink, GuardCheck, ModelStep, RunFinished, RunStarted, ToolInvocation
 from harness.budget import TOOL_CALLS
 from harness.deadline import Deadline
@@ -54,13 +53,25 @@ from harness.intents import (
 from harness.invocation import InvocationRecord, InvocationStorePort, ToolCallStatus
 from harness.language import language_of
 from harness.logs import bound
+from harness.messages import (
+    AgentTask,
+    ChatMessage,
+    GuardRequest,
+    GuardVerdict,
+    ModelReply,
+    ModelRequest,
+    PreviousTurn,
+    Role,
+    StartRun,
+    ToolCall,
+    Turn,
+    Usage,
+)
 from harness.metrics import NoMetrics, RunMetrics
-from harness.model import ChatMessage, ChatModel, ModelReply, ModelRequest, Role, ToolCall, Usage
-from harness.ports import AgentPort, GuardPort, ToolPort
+from harness.ports import AgentPort, ChatModel, GuardPort, ToolPort
 from harness.release import FallbackType, fallback_payload, knowledge_fallback_payload, reference_labels, report_payload
 from harness.run_context import RunContext
 from harness.run_state import RunStatus
-from harness.semantic_guard import GuardRequest, GuardVerdict
 from harness.snapshot import Kinds, build_snapshot, snapshot_bytes, source_documents, verified_sources
 from harness.tool_boundary import OfferedTool, ToolBoundary
 from harness.turn_budget import budget_line, final_instruction, offer
@@ -69,19 +80,6 @@ log = logging.getLogger(__name__)
 
 _REQUESTING_STEP: ContextVar[int | None] = ContextVar("requesting_step", default=None)
 """The step whose reply asked for the tool calls running in this context (set per turn, read by the audit)."""
-
-
-class StartRun(BaseModel):
-    """The gateway's request to start a run. ``previous_turn`` and the router's context come from the audit
-    store when the supervisor starts the run; a caller never supplies them."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    session_id: str = Field(min_length=1, max_length=64)
-    query: str = Field(min_length=1)
-    """Bounded where it enters: the gateway's request model (``gateway.max-query-chars``)."""
-    principal: str = Field(default="anonymous", max_length=128)
-    run_id: str | None = None
 
 
 @dataclass

@@ -30,7 +30,7 @@ from harness.gate import ClaimPolicy
 from harness.gate_mutations.drafts import FaithfulDraft, faithful_drafts, get_text
 from harness.gate_mutations.mutations import Mutation, mutations
 from harness.invocation import InvocationRecord
-from harness.semantic_guard import GuardRequest
+from harness.messages import GuardRequest
 from harness.snapshot import Kinds, build_snapshot
 
 TARGET_FAITHFUL_REFUSED = 0.01
