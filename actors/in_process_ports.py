@@ -20,7 +20,7 @@ from harness.messages import AgentTask, GuardAttempt, GuardRequest
 from harness.metrics import NoMetrics, RunMetrics
 from harness.ports import AgentGateway, ChatModel, Remote
 from harness.react_loop import DiagnosisAgent
-from harness.run import RunServices
+from harness.run.services import RunServices
 from stores.invocation_store import InvocationStore
 from stores.redis_client import connect_redis
 from tools.registry import configured_kinds

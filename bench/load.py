@@ -63,7 +63,7 @@ from config.app import AppConfig
 from config.loader import BUNDLED_DEFAULT, parse_config
 from harness.logs import configure_logging
 from harness.messages import RunEvent, StartRun
-from harness.run import Run
+from harness.run.flow import Run
 from stores.audit.store import SqlAuditStore
 from stores.invocation_store import InvocationStore
 from stores.redis_client import connect_redis

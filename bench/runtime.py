@@ -47,7 +47,7 @@ from config.loader import BUNDLED_DEFAULT, parse_config
 from config.runtime import RaySettings
 from harness.events import done, status
 from harness.messages import StartRun
-from harness.run import Run
+from harness.run.flow import Run
 from harness.run_feed import FeedHub, RunFeed
 from stores.audit.store import SqlAuditStore
 from tests.services import RedisServer

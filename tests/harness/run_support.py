@@ -14,7 +14,8 @@ from config.app import AppConfig
 from config.loader import BUNDLED_DEFAULT, parse_config
 from harness.audit import MemoryAudit
 from harness.messages import ChatMessage, ModelRequest, RunEvent, StartRun
-from harness.run import Run, RunServices
+from harness.run.flow import Run
+from harness.run.services import RunServices
 from harness.run_state import RunStatus
 from harness.scripted_model import ScriptedChatModel, reply
 

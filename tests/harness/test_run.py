@@ -17,7 +17,7 @@ from harness.audit import MemoryAudit
 from harness.errors import OperationFailed
 from harness.invocation import ToolCallStatus
 from harness.messages import PreviousTurn, StartRun
-from harness.run import Run
+from harness.run.flow import Run
 from harness.run_state import RunStatus
 from harness.scripted_model import Delay, ScriptedChatModel, reply
 from harness.turn_budget import final_instruction

@@ -13,7 +13,7 @@ import pytest
 from actors.in_process_ports import local_services
 from harness.errors import OperationFailed
 from harness.messages import StartRun
-from harness.run import Run
+from harness.run.flow import Run
 from harness.run_state import RunStatus
 from harness.scripted_model import Delay, ScriptedChatModel, reply
 from tests.harness.run_support import (
