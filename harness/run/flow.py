@@ -17,6 +17,7 @@ from harness.intents import Intent
 from harness.language import language_of
 from harness.logs import bound
 from harness.messages import RunEvent, StartRun
+from harness.reasons import Reason
 from harness.run.agent_gateway import RunGateway
 from harness.run.model_calls import ModelCalls
 from harness.run.outcome import Outcome, failed, harness_error
@@ -105,7 +106,7 @@ class Run:
         try:
             self._intent = await route(self.ctx, self._services, self._calls, self._start.query, earlier)
         except RetriesExhausted:
-            return failed(self._stream, "ROUTING_UNAVAILABLE", "ROUTING_UNAVAILABLE")
+            return failed(self._stream, "ROUTING_UNAVAILABLE", Reason.ROUTING_UNAVAILABLE)
         self._stream.status("ROUTED", intent=self._intent)
         return await PATHS[self._intent](self._scope(earlier))
 

@@ -10,6 +10,7 @@ from harness import events
 from harness.fallbacks import Fallback
 from harness.language import Language
 from harness.messages import GuardVerdict
+from harness.reasons import Reason, ReasonFamily
 from harness.release import fallback_payload
 from harness.run.stream import RunStream
 from harness.run_state import RunStatus
@@ -34,10 +35,10 @@ def failed(stream: RunStream, code: str, reason: str) -> Outcome:
 
 def model_unavailable(stream: RunStream, kind: str | None = None) -> Outcome:
     """A model call failed (``kind``: how, when known)."""
-    return failed(stream, "MODEL_UNAVAILABLE", f"MODEL_{kind or 'UNAVAILABLE'}")
+    return failed(stream, "MODEL_UNAVAILABLE", ReasonFamily.MODEL.of(kind or "UNAVAILABLE"))
 
 
-def harness_error(stream: RunStream, reason: str = "HARNESS_ERROR") -> Outcome:
+def harness_error(stream: RunStream, reason: str = Reason.HARNESS_ERROR) -> Outcome:
     return failed(stream, "HARNESS_ERROR", reason)
 
 

@@ -18,6 +18,7 @@ from harness.fallbacks import after_budget, after_evidence_check
 from harness.gate import EvidenceCheck, failure_texts
 from harness.invocation import InvocationRecord, ToolCallStatus
 from harness.messages import AgentTask, GuardVerdict, PreviousTurn
+from harness.reasons import ReasonFamily
 from harness.release import reference_labels, report_payload
 from harness.run.outcome import Outcome, fallback, harness_error, model_unavailable
 from harness.run.reviews import semantic
@@ -119,7 +120,7 @@ async def _agent_failed(scope: Scope, error: BaseException) -> Outcome:
         return model_unavailable(scope.stream, stop.model_failure)
     log.warning("agent ended without a draft", extra={"run_id": scope.run_id, "error": type(error).__name__})
     cause = error.last_kind if isinstance(error, RetriesExhausted) else type(error).__name__
-    return harness_error(scope.stream, f"AGENT_{cause}")
+    return harness_error(scope.stream, ReasonFamily.AGENT.of(cause))
 
 
 async def _found_sources(scope: Scope) -> list[dict[str, str]]:

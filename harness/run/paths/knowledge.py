@@ -10,6 +10,7 @@ from harness.errors import OperationFailed
 from harness.fixed_texts import texts
 from harness.gate import KnowledgeRelease
 from harness.intents import knowledge_messages, parse_knowledge_answer
+from harness.reasons import Reason
 from harness.release import FallbackType, knowledge_fallback_payload
 from harness.run.model_calls import refused_by
 from harness.run.outcome import Outcome, failed, model_unavailable
@@ -23,13 +24,13 @@ LOOKUP_CALL_ID = "call_knowledge_1"
 async def answer(scope: Scope) -> Outcome:
     kind = scope.services.knowledge
     if kind is None:
-        return failed(scope.stream, "KNOWLEDGE_UNAVAILABLE", "KNOWLEDGE_NOT_CONFIGURED")
+        return failed(scope.stream, "KNOWLEDGE_UNAVAILABLE", Reason.KNOWLEDGE_NOT_CONFIGURED)
     scope.stream.status("KNOWLEDGE_SEARCHING")
     projector = scope.services.offered[kind.name].projector
     result = await scope.tools.execute(LOOKUP_CALL_ID, kind.name, {"query": scope.query}, projector)
     status = result.get("evidence_status")
     if status == "ERROR":
-        return failed(scope.stream, "KNOWLEDGE_UNAVAILABLE", "KNOWLEDGE_UNAVAILABLE")
+        return failed(scope.stream, "KNOWLEDGE_UNAVAILABLE", Reason.KNOWLEDGE_UNAVAILABLE)
     if status == "NO_EVIDENCE":
         return _nothing_found(scope)
     evidence = list(result.get("evidence", []))
@@ -63,10 +64,10 @@ def _release(scope: Scope, content: str | None, evidence: list[dict[str, Any]]) 
         answer = parse_knowledge_answer(content)
         release = gate.check(gate.KnowledgeReply(answer, evidence, scope.query, scope.language), scope.policy)
     except OperationFailed:
-        release = KnowledgeRelease(None, "KNOWLEDGE_INVALID_OUTPUT")
+        release = KnowledgeRelease(None, Reason.KNOWLEDGE_INVALID_OUTPUT)
     if release.payload is None:
         scope.stream.end(events.content("FALLBACK", knowledge_fallback_payload(scope.language)), "FALLBACK")
         return Outcome(RunStatus.FALLBACK, FallbackType.EVIDENCE_VALIDATION_FAILED.value, release.refused)
     scope.stream.end(events.content("KNOWLEDGE_ANSWER", release.payload), "SUCCESS")
-    invented = "INVENTED_REFERENCES_REMOVED" if release.invented_references else None
+    invented = Reason.INVENTED_REFERENCES_REMOVED if release.invented_references else None
     return Outcome(RunStatus.SUCCESS, fallback_reason=invented)

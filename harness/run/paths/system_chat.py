@@ -7,6 +7,7 @@ from harness import events, gate
 from harness.errors import OperationFailed
 from harness.fixed_texts import capabilities as capability_text
 from harness.intents import system_chat_messages
+from harness.reasons import ReasonFamily
 from harness.run.outcome import Outcome, model_unavailable
 from harness.run.scope import Scope
 from harness.run_state import RunStatus
@@ -23,6 +24,6 @@ async def answer(scope: Scope) -> Outcome:
     problem = gate.check(gate.SystemReply(text, capabilities, scope.query), scope.policy).problem
     if problem is not None:  # the capability text, fixed and safe, instead of what the model wrote
         scope.stream.end(events.content("SYSTEM_ANSWER", {"answer": capabilities}), "FALLBACK")
-        return Outcome(RunStatus.FALLBACK, fallback_reason=f"SYSTEM_ANSWER_{problem}")
+        return Outcome(RunStatus.FALLBACK, fallback_reason=ReasonFamily.SYSTEM_ANSWER.of(problem))
     scope.stream.end(events.content("SYSTEM_ANSWER", {"answer": text}), "SUCCESS")
     return Outcome(RunStatus.SUCCESS)

@@ -13,6 +13,7 @@ from harness.errors import BudgetExhausted, OperationFailed, RetriesExhausted
 from harness.fallbacks import GUARD_UNSUPPORTED, guard_unavailable
 from harness.gate import EvidenceCheck
 from harness.messages import GuardRequest, GuardVerdict
+from harness.reasons import Reason, ReasonFamily
 from harness.run.outcome import Outcome, fallback
 from harness.run.scope import Scope
 from harness.run_state import RunStatus
@@ -25,13 +26,13 @@ async def review(scope: Scope, check: EvidenceCheck) -> Outcome:
     sources = verified_sources(check.verified, kinds)
     snapshot = build_snapshot(draft, check.verified, kinds)
     if snapshot_bytes(snapshot, draft.user_visible(), scope.query) > config.max_input_bytes:
-        too_large = (("GUARD_INPUT_TOO_LARGE", "input over its limit"),)
-        return _unavailable(scope, "GUARD_INPUT_TOO_LARGE", too_large, None, sources)
+        too_large = ((Reason.GUARD_INPUT_TOO_LARGE, "input over its limit"),)
+        return _unavailable(scope, Reason.GUARD_INPUT_TOO_LARGE, too_large, None, sources)
     try:
         request = GuardRequest(query=scope.query, draft=draft.user_visible(), verified_evidence=snapshot)
     except ValidationError:
-        invalid = (("GUARD_INPUT_INVALID", "input not valid"),)
-        return _unavailable(scope, "GUARD_INPUT_INVALID", invalid, None, sources)
+        invalid = ((Reason.GUARD_INPUT_INVALID, "input not valid"),)
+        return _unavailable(scope, Reason.GUARD_INPUT_INVALID, invalid, None, sources)
     scope.stream.status("SEMANTIC_VALIDATING")
     started = scope.ctx.clock.monotonic()
     try:
@@ -40,12 +41,12 @@ async def review(scope: Scope, check: EvidenceCheck) -> Outcome:
         scope.recorder.guard_verdict("UNAVAILABLE", started)
         message = f"no valid verdict after {exhausted.attempts} attempt(s)"
         failures = ((str(exhausted.last_kind), message),)
-        reason = f"GUARD_{exhausted.last_kind}"
+        reason = ReasonFamily.GUARD.of(exhausted.last_kind)
         return _unavailable(scope, reason, failures, scope.calls.guard_step, sources)
     except BudgetExhausted as exhausted:  # the run's deadline clipped the guard: a guard timeout (§4.4, §10.3)
         scope.recorder.guard_verdict("UNAVAILABLE", started)
         failures = ((exhausted.reason, "the run's deadline passed before a verdict"),)
-        reason = f"GUARD_{exhausted.reason}"
+        reason = ReasonFamily.GUARD.of(exhausted.reason)
         return _unavailable(scope, reason, failures, scope.calls.guard_step, sources)
     scope.recorder.guard_verdict(verdict.verdict, started)
     failures = () if verdict.verdict == "SUPPORTED" else (("UNSUPPORTED", verdict.reason),)
