@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from ray.actor import ActorHandle
 
-from harness.agent import AgentTask, DiagnosisAgent, Turn
-from harness.model import ModelReply, ModelRequest
+from harness.messages import AgentTask, ModelReply, ModelRequest, Turn
+from harness.react_loop import DiagnosisAgent
 
 
 class SupervisorGateway:

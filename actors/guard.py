@@ -5,8 +5,7 @@ from __future__ import annotations
 from actors.model_factory import build_model
 from config.runtime import ModelSettings
 from harness.guard_attempt import evaluate_once
-from harness.ports import GuardAttempt
-from harness.semantic_guard import GuardRequest
+from harness.messages import GuardAttempt, GuardRequest
 
 
 class SemanticGuardActor:

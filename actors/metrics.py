@@ -27,7 +27,7 @@ from ray.util.metrics import Counter, Gauge, Histogram
 from harness.budget import DEADLINE, MODEL_CALLS, TOKENS, TOOL_CALLS, tool_calls_reason
 from harness.errors import RunCancelled
 from harness.intents import INTENTS
-from harness.model import Role
+from harness.messages import Role
 from harness.release import FallbackType
 from harness.retry import FailureKind
 from harness.run_state import TERMINAL

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from config.runtime import ModelSettings
-from harness.model import ChatModel
+from harness.ports import ChatModel
 
 
 def build_model(settings: ModelSettings) -> ChatModel:

@@ -24,8 +24,8 @@ from actors.names import agent_name, guard_name, pick, supervisor_name, tool_act
 from actors.supervisor import RunSupervisor
 from config.app import AppConfig
 from harness import events
-from harness.events import EventSequence, LostRun, RunEvent
-from harness.run import StartRun
+from harness.events import EventSequence, LostRun
+from harness.messages import RunEvent, StartRun
 from harness.run_context import new_run_id
 from tools.registry import configured_kinds
 

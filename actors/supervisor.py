@@ -1,4 +1,4 @@
-"""RunSupervisor actor: owns its runs (``harness.run.Run``) and hands out their events.
+"""RunSupervisor actor: owns its runs (``harness.run.flow.Run``) and hands out their events.
 
 It is the only actor that talks to the model endpoint, the invocation store, the tool actors and the guard
 pool for a run; the agent reaches the model and the tools through ``model_call`` / ``turn`` here (one message
@@ -29,16 +29,14 @@ from config.app import AppConfig
 from contract.clock import SystemClock
 from contract.kind import EvidenceKind
 from harness import events
-from harness.agent import AgentGateway, AgentTask, Turn
 from harness.audit import AuditSink
-from harness.events import RunEvent
 from harness.logs import bound, configure_logging
-from harness.model import ModelReply, ModelRequest
-from harness.ports import GuardAttempt, Remote
-from harness.run import Run, RunServices, StartRun
+from harness.messages import AgentTask, GuardAttempt, GuardRequest, ModelReply, ModelRequest, RunEvent, StartRun, Turn
+from harness.ports import AgentGateway, Remote
+from harness.run.flow import Run
+from harness.run.services import RunServices
 from harness.run_context import new_run_id
 from harness.run_feed import FeedHub, RunFeed
-from harness.semantic_guard import GuardRequest
 from stores.audit.store import SqlAuditStore
 from stores.invocation_store import InvocationStore
 from stores.redis_client import connect_redis
@@ -250,19 +248,19 @@ class RunSupervisor:
         run = self._runs[run_id]
         with bound(run.ctx.session_id, run_id):
             await self._report(run, plan)
-            return await run.model(request)
+            return await run.agent_gateway.model(request)
 
     async def turn(self, run_id: str, request: ModelRequest, plan: list[str] | None = None) -> Turn:
         """One investigation turn of the agent: the model call and the tool calls of its reply, one message."""
         run = self._runs[run_id]
         with bound(run.ctx.session_id, run_id):
             await self._report(run, plan)
-            return await run.turn(request)
+            return await run.agent_gateway.turn(request)
 
     @staticmethod
     async def _report(run: Run, plan: list[str] | None) -> None:
         if plan:
-            await run.plan(plan)
+            await run.agent_gateway.plan(plan)
 
     async def readiness(self) -> dict[str, bool]:
         return {"redis": await self._services.store.ping(), "audit": await self._services.audit.ping()}

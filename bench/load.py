@@ -12,8 +12,8 @@ event (metadata) p50/p99, the Harness overhead (p50 minus the 6 injected model d
 the delays allow (C / (6 x delay)), the peak in-flight calls per tool actor against its limit, and the peak
 resident memory of the whole local cluster (every Ray process + the gateway, RSS sampled every 0.5 s).
 
-In the same run, per (delay, C): the same Harness code in-process (``actors.local``: no Ray, no HTTP, the same
-fake endpoint, Redis and SQLite audit), and at zero delay a LangGraph ReAct agent playing the same script
+In the same run, per (delay, C): the same Harness code in-process (``actors.in_process_ports``: no Ray, no HTTP,
+the same fake endpoint, Redis and SQLite audit), and at zero delay a LangGraph ReAct agent playing the same script
 (``bench/langgraph_peer.py``; needs the optional ``bench`` extra, skipped with a message without it).
 
     python bench/load.py [--levels 10,50,200] [--delays 0,100] [--runs-per-level N] [--quick]
@@ -55,15 +55,15 @@ import ray
 import yaml
 from fake_llm import MODEL_CALLS_PER_RUN, FakeLlmProcess
 
-from actors.local import local_services
+from actors.in_process_ports import local_services
 from actors.model_factory import build_model
 from actors.names import tool_actor_name
 from cli.sse_client import Event
 from config.app import AppConfig
 from config.loader import BUNDLED_DEFAULT, parse_config
-from harness.events import RunEvent
 from harness.logs import configure_logging
-from harness.run import Run, StartRun
+from harness.messages import RunEvent, StartRun
+from harness.run.flow import Run
 from stores.audit.store import SqlAuditStore
 from stores.invocation_store import InvocationStore
 from stores.redis_client import connect_redis
@@ -462,7 +462,8 @@ async def server_level(url: str, concurrency: int, runs: int) -> Level:
 
 
 async def baseline_level(config: AppConfig, concurrency: int, runs: int) -> Level:
-    """The same runs through ``actors.local`` in this event loop: no Ray, no HTTP, same endpoint, Redis, audit."""
+    """The same runs through ``actors.in_process_ports`` in this event loop: no Ray, no HTTP, same endpoint, Redis,
+    audit."""
     audit = SqlAuditStore(config.audit)
     audit.init_schema()
     redis = connect_redis(config.redis)
@@ -554,7 +555,7 @@ def print_server(levels: list[Level]) -> None:
 
 
 def print_baseline(levels: list[Level], server: dict[tuple[float, int], Level]) -> None:
-    print("\nIn-process baseline (actors.local: same Harness code, no Ray, no HTTP, same endpoint/Redis/audit)")
+    print("\nIn-process baseline (actors.in_process_ports: the same Harness code, no Ray, no HTTP, same services)")
     print(
         f"{'delay':>6} | {'C':>4} | {'runs':>5} | {'runs/s':>7} | {'p50':>7} | {'p95':>7} | {'p99':>7} | "
         f"{'TTFE p50':>8} | {'overhead p50':>12} | {'lost':>4} | server/baseline runs/s | p50"

@@ -35,7 +35,7 @@ from fake_llm import FakeLlmProcess
 from clients.openai_model import ROLE_HEADER, OpenAIChatModel, parse_completion
 from config.env_refs import Secret
 from config.runtime import ModelSettings
-from harness.model import ModelReply, ModelRequest
+from harness.messages import ModelReply, ModelRequest
 from tests.harness.run_support import diagnosis_model, run_once, services
 
 TIMEOUT_S = 30.0

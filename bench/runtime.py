@@ -13,7 +13,7 @@ own bench (``bench/guards.py``), and load over HTTP is ``bench/load.py``.
 Also printed: the actor calls per run, counted from Ray's task events (the bench starts the dashboard, which
 serves Ray's state API), next to the floor's.
 
-Target (issue 11): R = 1 with a zero-delay model, p50 <= 2x the same Harness in-process (``actors.local``
+Target (issue 11): R = 1 with a zero-delay model, p50 <= 2x the same Harness in-process (``actors.in_process_ports``
 ports, the same SQLite audit store, Redis and endpoint).
 """
 
@@ -39,14 +39,15 @@ import yaml
 from fake_llm import MODEL_CALLS_PER_RUN, FakeLlmProcess
 from ray.util.state import summarize_tasks
 
-from actors.local import local_services
+from actors.in_process_ports import local_services
 from actors.model_factory import build_model
 from actors.runtime import HarnessClient
 from config.app import AppConfig
 from config.loader import BUNDLED_DEFAULT, parse_config
 from config.runtime import RaySettings
 from harness.events import done, status
-from harness.run import Run, StartRun
+from harness.messages import StartRun
+from harness.run.flow import Run
 from harness.run_feed import FeedHub, RunFeed
 from stores.audit.store import SqlAuditStore
 from tests.services import RedisServer
@@ -212,7 +213,7 @@ async def floor(runs: int, events: int) -> list[float]:
 
 
 async def in_process(redis_url: str, runs: int) -> float:
-    """p50 of the same runs with the same Harness code and no Ray (actors.local ports, the same SQLite audit
+    """p50 of the same runs with the same Harness code and no Ray (actors.in_process_ports ports, the same SQLite audit
     store), zero model delay."""
     with FakeLlmProcess(0) as fake:
         config = bench_config(redis_url, fake.base_url)

@@ -30,7 +30,7 @@ from harness.gate_mutations.figures import (
     measure,
 )
 from harness.gate_mutations.results import records_of
-from harness.semantic_guard import GuardRequest
+from harness.messages import GuardRequest
 from tools.demo_calls import demo_calls
 from tools.registry import configured_kinds
 

@@ -9,8 +9,7 @@ from typing import TYPE_CHECKING, Any
 from config.app import AppConfig
 
 if TYPE_CHECKING:
-    from harness.ports import GuardAttempt
-    from harness.semantic_guard import GuardRequest
+    from harness.messages import GuardAttempt, GuardRequest
 
 TIMEOUT_GRACE_S = 5.0
 """How long past the attempt timeout the driver waits for a replica before it gives up on the call."""
@@ -55,8 +54,7 @@ class GuardPool:
     async def evaluate(self, request: GuardRequest) -> GuardAttempt:
         import ray
 
-        from harness.model import Usage
-        from harness.ports import GuardAttempt
+        from harness.messages import GuardAttempt, Usage
         from harness.retry import FailureKind
 
         index = min(range(len(self._actors)), key=self._in_flight.__getitem__)

@@ -48,7 +48,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from config.runtime import ModelSettings
 from harness.errors import OperationFailed
-from harness.model import ModelReply, ModelRequest, ToolCall, Usage
+from harness.messages import ModelReply, ModelRequest, ToolCall, Usage
 from harness.retry import FailureKind
 
 OPENAI_API_URL = "https://api.openai.com/v1"

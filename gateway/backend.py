@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Protocol
 
-from harness.events import LostRun, RunEvent
+from harness.events import LostRun
+from harness.messages import RunEvent
 
 
 class ChatBackend(Protocol):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from harness.agent import PreviousTurn
+from harness.messages import PreviousTurn
 
 
 @dataclass(frozen=True)

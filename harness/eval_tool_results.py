@@ -2,7 +2,7 @@
 
 A case in this format holds the Draft as the agent sent it (with its ``tool_call_ids``) and ``tool_results``: one
 object per call, ``{tool_call_id, tool_name, evidence_status, agent_result}`` (optionally ``request``), the
-agent_results a run's invocation store holds. The gate gets what ``harness/run.py`` gives it: a
+agent_results a run's invocation store holds. The gate gets what a run gives it (:mod:`harness.run.paths.diagnosis`): a
 :class:`~harness.gate.Report` of the draft text and the record of every cited call (None for an id the case does
 not hold) with the run's evidence kinds. The SemanticGuard gets the snapshot a run builds
 (:func:`harness.snapshot.build_snapshot` on the records); it is asked about every case, so for a draft the gate
@@ -20,7 +20,7 @@ from harness import gate
 from harness.draft import Draft
 from harness.gate import ClaimPolicy
 from harness.invocation import InvocationRecord, ToolCallStatus
-from harness.semantic_guard import GuardRequest
+from harness.messages import GuardRequest
 from harness.snapshot import Kinds, build_snapshot, snapshot_evidence
 
 RUN_ID = "eval"
@@ -66,7 +66,7 @@ def records_of(results: Sequence[Mapping[str, Any]]) -> dict[str, InvocationReco
 def run_gate_codes(
     draft: Mapping[str, Any], results: Sequence[Mapping[str, Any]], query: str, kinds: Kinds, policy: ClaimPolicy
 ) -> tuple[str, ...]:
-    """The codes of the rules the gate finds broken, checked as ``harness/run.py`` checks a draft."""
+    """The codes of the rules the gate finds broken, checked as a run checks a draft."""
     text = json.dumps(draft, ensure_ascii=False)
     held = records_of(results)
     records = {call: held.get(call) for call in gate.cited_tool_call_ids(text)}

@@ -13,11 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from harness.errors import InvalidTransition
+from harness.messages import EventName, RunEvent
 
-EventName = Literal["metadata", "status", "content", "failure", "done"]
 Outcome = Literal["SUCCESS", "FALLBACK", "FAILED"]
 ContentType = Literal["SYSTEM_ANSWER", "KNOWLEDGE_ANSWER", "DIAGNOSIS_REPORT", "FALLBACK"]
 
@@ -58,13 +56,6 @@ DONE_OUTCOMES: dict[str, tuple[Outcome, ...]] = {
 }
 """The outcomes done may carry after each final event (a content by its type, or a failure); the first is the one a
 stream closed on the run's behalf carries."""
-
-
-class RunEvent(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    event: EventName
-    data: dict[str, Any]
 
 
 def metadata(session_id: str, run_id: str, **extra: Any) -> RunEvent:

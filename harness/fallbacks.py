@@ -27,9 +27,8 @@ from types import MappingProxyType
 
 from harness.budget import DEADLINE, MODEL_CALLS, TOKENS, TOOL_CALLS
 from harness.gate.failures import EvidenceFailureCode as Code
+from harness.reasons import Reason, ReasonFamily
 from harness.release import FallbackType
-
-EVIDENCE_CHECK_FAILED = "EVIDENCE_CHECK_FAILED"
 
 CITATION_CODES = frozenset(
     {
@@ -88,7 +87,7 @@ def after_evidence_check(codes: Iterable[Code | str]) -> Fallback:
     failed = {Code(code) for code in codes}
     claims = [reason for code, reason in CLAIM_REASONS.items() if code in failed]
     if failed & CITATION_CODES or not claims:
-        return Fallback(FallbackType.EVIDENCE_VALIDATION_FAILED, EVIDENCE_CHECK_FAILED)
+        return Fallback(FallbackType.EVIDENCE_VALIDATION_FAILED, Reason.EVIDENCE_CHECK_FAILED)
     return Fallback(FallbackType.SEMANTIC_UNSUPPORTED, claims[0], claims[0])
 
 
@@ -99,10 +98,10 @@ def after_budget(reason: str) -> Fallback:
         limitation = "BUDGET_TOOL_CALLS"
     else:
         limitation = _BUDGET_LIMITATIONS.get(reason, "BUDGET")
-    return Fallback(FallbackType.SEMANTIC_UNSUPPORTED, f"BUDGET_{reason}", limitation)
+    return Fallback(FallbackType.SEMANTIC_UNSUPPORTED, ReasonFamily.BUDGET.of(reason), limitation)
 
 
-GUARD_UNSUPPORTED = Fallback(FallbackType.SEMANTIC_UNSUPPORTED, "GUARD_UNSUPPORTED")
+GUARD_UNSUPPORTED = Fallback(FallbackType.SEMANTIC_UNSUPPORTED, Reason.GUARD_UNSUPPORTED)
 """The fallback of a draft the SemanticGuard found UNSUPPORTED."""
 
 

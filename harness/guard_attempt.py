@@ -9,10 +9,10 @@ from __future__ import annotations
 import asyncio
 
 from harness.errors import OperationFailed
-from harness.model import ChatModel, ModelRequest, Usage
-from harness.ports import GuardAttempt
+from harness.messages import GuardAttempt, GuardRequest, ModelRequest, Usage
+from harness.ports import ChatModel
 from harness.retry import FailureKind
-from harness.semantic_guard import GuardRequest, guard_messages, parse_verdict
+from harness.semantic_guard import guard_messages, parse_verdict
 
 
 async def evaluate_once(model: ChatModel, request: GuardRequest, timeout_s: float, replica: str) -> GuardAttempt:

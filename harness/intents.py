@@ -21,7 +21,7 @@ from harness.errors import OperationFailed
 from harness.fixed_texts import texts
 from harness.json_reader import MODEL_OUTPUT, JsonRejected, read_json
 from harness.language import DEFAULT_LANGUAGE, Language
-from harness.model import ChatMessage
+from harness.messages import ChatMessage
 from harness.retry import FailureKind
 
 Intent = Literal["SYSTEM_CHAT", "KNOWLEDGE_QUERY", "DIAGNOSIS"]

@@ -8,9 +8,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from harness.agent import AgentGateway, AgentTask
-from harness.model import Usage
-from harness.semantic_guard import GuardRequest, GuardVerdict
+from harness.messages import AgentTask, GuardAttempt, GuardRequest, ModelReply, ModelRequest, Turn
 
 T = TypeVar("T")
 
@@ -21,15 +19,36 @@ class Remote(Generic[T]):
     cancel: Callable[[], None]
 
 
-@dataclass(frozen=True)
-class GuardAttempt:
-    """One SemanticGuard evaluation: a verdict, or the technical failure kind (TIMEOUT / TRANSPORT /
-    INVALID_OUTPUT) that the Harness may retry once."""
+class ChatModel(Protocol):
+    """The one model boundary used by the router, the agent, the repair and the guard.
 
-    verdict: GuardVerdict | None
-    failure: str | None
-    usage: Usage
-    replica: str
+    Messages follow the OpenAI chat format (roles system / user / assistant / tool; assistant tool calls with an
+    ``id`` that becomes the ``tool_call_id``). A call either returns a ``ModelReply`` or raises
+    ``OperationFailed(kind)`` with a ``FailureKind``: TIMEOUT, TRANSPORT (connection, HTTP status) or
+    INVALID_OUTPUT (malformed tool-call JSON, no choices). The Harness decides whether to retry; a model never
+    retries by itself.
+    """
+
+    @property
+    def label(self) -> str:
+        """How the model is named to users, e.g. ``gpt-4o-mini`` or the offline model's label."""
+
+    async def complete(self, request: ModelRequest, timeout_s: float) -> ModelReply: ...
+
+    async def aclose(self) -> None: ...
+
+
+class AgentGateway(Protocol):
+    """Everything the agent may do, each through the Harness boundary of its run."""
+
+    async def model(self, request: ModelRequest) -> ModelReply:
+        """A tool-less model call (the plan, a repair)."""
+
+    async def turn(self, request: ModelRequest) -> Turn:
+        """A model call with the tools the Harness offers this turn, and every tool call its reply makes, run by
+        the Harness; a final turn offers none and runs none."""
+
+    async def plan(self, steps: Sequence[str]) -> None: ...
 
 
 class ToolPort(Protocol):

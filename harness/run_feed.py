@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from harness.events import RunEvent
+from harness.messages import RunEvent
 
 
 class RunFeed:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from harness.errors import OperationFailed
-from harness.model import ModelReply, ModelRequest, ToolCall, Usage
+from harness.messages import ModelReply, ModelRequest, ToolCall, Usage
 
 
 @dataclass(frozen=True)

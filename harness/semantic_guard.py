@@ -1,4 +1,4 @@
-"""SemanticGuard input and output (ISS-014 §4.4): an isolated, tool-less, single-turn review of the Draft.
+"""The SemanticGuard's prompt and reply (ISS-014 §4.4): an isolated, tool-less, single-turn review of the Draft.
 
 The guard sees the query, the user-visible draft and the verified evidence snapshot, nothing else: no
 tool_call_id, no raw response, no history, no plan. It answers one report-level verdict; its ``reason`` goes to
@@ -9,55 +9,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import ValidationError
 
 from harness.draft import Draft
 from harness.errors import OperationFailed
 from harness.invocation import InvocationRecord
 from harness.json_reader import MODEL_OUTPUT, JsonRejected, read_json
-from harness.model import ChatMessage
+from harness.messages import ChatMessage, GuardRequest, GuardVerdict
 from harness.retry import FailureKind
-from harness.snapshot import Kinds, build_snapshot, guard_input_json
+from harness.snapshot import Kinds, build_snapshot
 
 PROMPT_VERSION = "semantic-guard-v1"
-FORBIDDEN_KEYS = frozenset({"tool_call_id", "tool_call_ids", "raw_response"})
-MAX_REASON_CHARS = 1000
 
 
 def semantic_guard_prompt() -> str:
     return resources.files("harness.prompts").joinpath("semantic_guard.md").read_text(encoding="utf-8")
-
-
-class GuardRequest(BaseModel):
-    """Everything the SemanticGuard may see; a tool_call_id or raw response anywhere in it is refused."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    query: str = Field(min_length=1)
-    draft: dict[str, Any]
-    """The user-visible draft (``Draft.user_visible()``)."""
-    verified_evidence: list[dict[str, Any]]
-    """The snapshot (:func:`harness.snapshot.build_snapshot`)."""
-
-    @model_validator(mode="after")
-    def _no_internal_keys(self) -> GuardRequest:
-        if _has_forbidden_key(self.draft) or _has_forbidden_key(self.verified_evidence):
-            raise ValueError("the guard input must not contain tool_call_ids or raw responses")
-        return self
-
-    def content(self) -> str:
-        return guard_input_json(self.query, self.draft, self.verified_evidence)
-
-
-class GuardVerdict(BaseModel):
-    """The report-level verdict; ``reason`` is for the audit, never shown to the user."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True, str_strip_whitespace=True)
-
-    verdict: Literal["SUPPORTED", "UNSUPPORTED"]
-    reason: str = Field(min_length=1, max_length=MAX_REASON_CHARS)
 
 
 def guard_request(query: str, draft: Draft, verified: Mapping[str, InvocationRecord], kinds: Kinds) -> GuardRequest:
@@ -93,11 +60,3 @@ def parse_verdict(text: str | None) -> GuardVerdict:
         return GuardVerdict.model_validate(data)
     except ValidationError:
         raise OperationFailed(FailureKind.INVALID_OUTPUT, "the guard reply does not match the verdict schema") from None
-
-
-def _has_forbidden_key(value: Any) -> bool:
-    if isinstance(value, dict):
-        return any(key in FORBIDDEN_KEYS or _has_forbidden_key(item) for key, item in value.items())
-    if isinstance(value, list | tuple):
-        return any(_has_forbidden_key(item) for item in value)
-    return False

@@ -7,7 +7,6 @@ Harness never reads a tool's fields itself, and never the raw response. Same inp
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,6 +14,7 @@ from contract.kind import EvidenceKind
 from contract.vocabulary import EvidenceStatus
 from harness.draft import Draft
 from harness.invocation import InvocationRecord
+from harness.messages import guard_input_json
 
 Kinds = Mapping[str, EvidenceKind]
 """The evidence kinds a run offers, by tool name."""
@@ -97,12 +97,6 @@ def source_documents(verified: Mapping[str, InvocationRecord], kinds: Kinds) -> 
         kind, result = read(record, kinds)
         documents.extend(kind.documents(result))
     return documents
-
-
-def guard_input_json(query: str, draft: Mapping[str, Any], verified_evidence: list[dict[str, Any]]) -> str:
-    """The SemanticGuard's user message: one JSON object, the only serialisation of the guard's input."""
-    payload = {"query": query, "draft": draft, "verified_evidence": verified_evidence}
-    return json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
 
 
 def snapshot_bytes(snapshot: list[dict[str, Any]], draft_visible: Mapping[str, Any], query: str) -> int:

@@ -56,7 +56,7 @@ from harness.execution import bounded, ensure_open
 from harness.ids import is_tool_call_id
 from harness.invocation import InvocationStorePort
 from harness.json_reader import TOOL_ARGUMENTS, JsonRejected, read_json
-from harness.model import ToolCall
+from harness.messages import ToolCall
 from harness.ports import ToolPort
 from harness.run_context import RunContext
 

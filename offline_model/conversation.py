@@ -1,4 +1,4 @@
-"""Reading the agent's conversation (``harness/agent.py``'s protocol) back into facts the offline model uses.
+"""Reading the agent's conversation (``harness/react_loop.py``'s protocol) back into facts the offline model uses.
 
 The conversation is the model's only memory: the task (first user JSON ``{query, previous_turn}``), the tools
 offered in the request, every tool call the assistant made (with its parsed arguments) and the ``agent_result``
@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from harness.model import ChatMessage, ModelRequest
+from harness.messages import ChatMessage, ModelRequest
 from offline_model.json_io import json_object
 
 KNOWLEDGE, LOGS, MYSQL, METRICS = "lookup_knowledge", "query_logs", "query_mysql", "query_metrics"

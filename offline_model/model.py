@@ -20,7 +20,7 @@ import math
 from collections.abc import Iterable
 
 from harness.errors import OperationFailed
-from harness.model import ModelReply, ModelRequest, ToolCall, Usage
+from harness.messages import ModelReply, ModelRequest, ToolCall, Usage
 from harness.retry import FailureKind
 from offline_model import answers, investigator, router
 from offline_model.conversation import arguments_json, read

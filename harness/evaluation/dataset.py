@@ -32,7 +32,7 @@ from harness import gate
 from harness.draft import Draft
 from harness.eval_tool_results import run_gate_codes, run_guard_request, tool_result_problem
 from harness.gate import ClaimPolicy
-from harness.semantic_guard import GuardRequest
+from harness.messages import GuardRequest
 from harness.snapshot import Kinds
 
 MAX_PROBLEMS = 20

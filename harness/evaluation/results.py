@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from harness.evaluation.dataset import GuardCase
-from harness.ports import GuardAttempt
+from harness.messages import GuardAttempt
 
 SUPPORTED, UNSUPPORTED, UNAVAILABLE = "SUPPORTED", "UNSUPPORTED", "UNAVAILABLE"
 EXPECTED = (SUPPORTED, UNSUPPORTED)

@@ -9,8 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from harness.evaluation.dataset import GuardCase
 from harness.evaluation.results import INPUT_TOO_LARGE, UNAVAILABLE, CaseResult, result_of
 from harness.gate import ClaimPolicy
-from harness.ports import GuardAttempt
-from harness.semantic_guard import GuardRequest
+from harness.messages import GuardAttempt, GuardRequest
 from harness.snapshot import Kinds
 
 Evaluate = Callable[[GuardRequest], Awaitable[GuardAttempt]]

@@ -1,7 +1,8 @@
 """The release gate measured on the corpus, as a run uses it: each faithful draft and each mutation goes through
 :func:`harness.gate.check` on a :class:`~harness.gate.Report` (the draft text as the agent sent it and the records
-of its cited calls), exactly as ``harness/run.py`` checks a draft. Optionally, a SemanticGuard (any callable on the
-guard's request, e.g. the offline model's lexical reviewer) is asked about the drafts the gate lets through.
+of its cited calls), exactly as a run checks a draft (:mod:`harness.run.paths.diagnosis`). Optionally, a
+SemanticGuard (any callable on the guard's request, e.g. the offline model's lexical reviewer) is asked about the
+drafts the gate lets through.
 
 Figures, in total, by pattern and by style (and by mutation category):
 
@@ -30,7 +31,7 @@ from harness.gate import ClaimPolicy
 from harness.gate_mutations.drafts import FaithfulDraft, faithful_drafts, get_text
 from harness.gate_mutations.mutations import Mutation, mutations
 from harness.invocation import InvocationRecord
-from harness.semantic_guard import GuardRequest
+from harness.messages import GuardRequest
 from harness.snapshot import Kinds, build_snapshot
 
 TARGET_FAITHFUL_REFUSED = 0.01

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from contract.secrets import redact
-from harness.agent import PreviousTurn
+from harness.messages import PreviousTurn
 
 MAX_ERROR_MESSAGE_CHARS = 1000
 MAX_TEXT_CHARS = 16000

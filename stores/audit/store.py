@@ -24,8 +24,8 @@ from sqlalchemy.exc import IntegrityError
 
 from config.runtime import AuditSettings
 from contract.clock import Clock, SystemClock
-from harness.agent import PreviousTurn
 from harness.audit import AuditRecord, GuardCheck, ModelStep, RunFinished, RunStarted, ToolInvocation
+from harness.messages import PreviousTurn
 from stores.audit import migrations
 from stores.audit.bounds import bounded_previous_turn
 from stores.audit.engine import AuditDatabase

@@ -13,7 +13,7 @@ import yaml
 from actors.runtime import HarnessClient
 from config.app import AppConfig
 from config.loader import BUNDLED_DEFAULT, parse_config
-from harness.events import RunEvent
+from harness.messages import RunEvent
 from tests.fake_openai import FakeOpenAI, Step, reply
 from tests.harness.run_support import GOOD_DRAFT, KNOWLEDGE, LOGS, MYSQL, PLAN
 

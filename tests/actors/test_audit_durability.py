@@ -12,7 +12,7 @@ import ray
 
 from actors.names import supervisor_name
 from actors.runtime import HarnessClient
-from harness.events import RunEvent
+from harness.messages import RunEvent
 from stores.audit.store import SqlAuditStore
 from tests.actors.runtime_support import SUPPORTED, arguments, diagnosis_turn, ray_config
 from tests.fake_openai import FakeOpenAI, hang, reply

@@ -11,7 +11,8 @@ from ray.exceptions import RayError
 
 from actors.runtime import EventPump, HarnessClient
 from harness import events
-from harness.events import LostRun, RunEvent
+from harness.events import LostRun
+from harness.messages import RunEvent
 
 
 class _Method:

@@ -21,7 +21,7 @@ from actors.runtime import HarnessClient
 from actors.tool_actor import tool_actor
 from config.app import AppConfig
 from config.tools import ToolRuntime
-from harness.events import RunEvent
+from harness.messages import RunEvent
 from tests.actors.runtime_support import collect, ray_config
 from tests.harness.run_support import QUERY
 from tools.fakes import slow_echo_tool

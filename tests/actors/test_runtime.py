@@ -15,7 +15,7 @@ import yaml
 from actors.names import guard_name, pick, supervisor_name
 from actors.runtime import HarnessClient, RuntimeMismatch, runtime_actor_names
 from cli.main import main
-from harness.run import StartRun
+from harness.messages import StartRun
 from stores.audit.store import SqlAuditStore
 from tests.actors.runtime_support import (
     FAKE_KEY,

@@ -28,7 +28,8 @@ from contract.clock import SystemClock
 from harness.cancellation import CancellationToken
 from harness.deadline import Deadline
 from harness.errors import OperationFailed, RetriesExhausted
-from harness.model import ChatMessage, ChatModel, ModelRequest, Role, ToolCall
+from harness.messages import ChatMessage, ModelRequest, Role, ToolCall
+from harness.ports import ChatModel
 from harness.retry import AttemptLog, FailureKind, HarnessRetryExecutor, RetryPolicy
 from tests.fake_openai import (
     FakeOpenAI,

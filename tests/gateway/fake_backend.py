@@ -6,7 +6,8 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from harness import events
-from harness.events import LostRun, RunEvent
+from harness.events import LostRun
+from harness.messages import RunEvent
 
 
 class FakeBackend:

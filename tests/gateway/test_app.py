@@ -15,7 +15,7 @@ from config.runtime import GatewaySettings
 from gateway.app import create_app
 from gateway.services import GatewayServices
 from harness.audit import MemoryAudit
-from harness.run import StartRun
+from harness.messages import StartRun
 from tests.gateway.fake_backend import FakeBackend
 
 KEYS = {"KEY_OPS": "ops-secret-key-1", "KEY_DEV": "dev-secret-key-2"}

@@ -9,13 +9,13 @@ from typing import Any
 
 import yaml
 
-from actors.local import local_services
+from actors.in_process_ports import local_services
 from config.app import AppConfig
 from config.loader import BUNDLED_DEFAULT, parse_config
 from harness.audit import MemoryAudit
-from harness.events import RunEvent
-from harness.model import ChatMessage, ModelRequest
-from harness.run import Run, RunServices, StartRun
+from harness.messages import ChatMessage, ModelRequest, RunEvent, StartRun
+from harness.run.flow import Run
+from harness.run.services import RunServices
 from harness.run_state import RunStatus
 from harness.scripted_model import ScriptedChatModel, reply
 

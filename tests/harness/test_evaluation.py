@@ -17,9 +17,7 @@ from harness.evaluation.running import evaluate_cases
 from harness.evaluation.scoring import confusion_matrix, percentile, positive_class_scores
 from harness.gate import ClaimPolicy
 from harness.guard_attempt import evaluate_once
-from harness.model import Usage
-from harness.ports import GuardAttempt
-from harness.semantic_guard import FORBIDDEN_KEYS, GuardRequest, GuardVerdict
+from harness.messages import FORBIDDEN_KEYS, GuardAttempt, GuardRequest, GuardVerdict, Usage
 from offline_model.model import OfflineChatModel
 
 UNSUPPORTED_CATEGORIES = {

@@ -12,7 +12,7 @@ from config.runtime import AuditSettings
 from harness.draft import DraftRejected, parse_draft
 from harness.errors import InvalidToolCallId
 from harness.ids import is_analysis_id, is_run_id, is_tool_call_id
-from harness.model import ModelReply, ToolCall, Usage
+from harness.messages import ModelReply, ToolCall, Usage
 from harness.run_state import RunStatus
 from harness.scripted_model import ScriptedChatModel, reply
 from stores.audit.bounds import MAX_PARAMS_CHARS

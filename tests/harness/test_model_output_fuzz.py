@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from clients.openai_model import parse_completion
 from config import load_config
-from harness.agent import _plan_steps
 from harness.draft import DraftRejected, parse_draft
 from harness.errors import OperationFailed
 from harness.gate import ClaimPolicy, Report
@@ -24,6 +23,7 @@ from harness.gate.answers import check_knowledge_answer, plan_steps, system_answ
 from harness.gate.evidence import evidence_of
 from harness.gate.grounding import ungrounded
 from harness.intents import KnowledgeAnswer, parse_intent, parse_knowledge_answer
+from harness.react_loop import _plan_steps
 from harness.retry import FailureKind
 from harness.semantic_guard import parse_verdict
 from harness.tool_boundary import parse_arguments

@@ -13,11 +13,11 @@ import pytest
 
 from contract.clock import ManualClock
 from contract.vocabulary import EvidenceStatus
-from harness.agent import PreviousTurn
 from harness.audit import MemoryAudit
 from harness.errors import OperationFailed
 from harness.invocation import ToolCallStatus
-from harness.run import Run, StartRun
+from harness.messages import PreviousTurn, StartRun
+from harness.run.flow import Run
 from harness.run_state import RunStatus
 from harness.scripted_model import Delay, ScriptedChatModel, reply
 from harness.turn_budget import final_instruction

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from actors.local import local_services
+from actors.in_process_ports import local_services
 from harness.errors import OperationFailed
-from harness.run import Run, StartRun
+from harness.messages import StartRun
+from harness.run.flow import Run
 from harness.run_state import RunStatus
 from harness.scripted_model import Delay, ScriptedChatModel, reply
 from tests.harness.run_support import (

@@ -12,15 +12,9 @@ from contract.vocabulary import EvidenceStatus
 from harness.draft import parse_draft
 from harness.errors import OperationFailed
 from harness.invocation import InvocationRecord, ToolCallStatus
+from harness.messages import GuardRequest, GuardVerdict
 from harness.retry import FailureKind
-from harness.semantic_guard import (
-    GuardRequest,
-    GuardVerdict,
-    guard_messages,
-    guard_request,
-    parse_verdict,
-    semantic_guard_prompt,
-)
+from harness.semantic_guard import guard_messages, guard_request, parse_verdict, semantic_guard_prompt
 from harness.snapshot import snapshot_bytes
 from tools.registry import BUNDLED
 

@@ -10,7 +10,8 @@ import pytest
 from config.tool_budgets import LogsBudget, MysqlBudget, RagBudget
 from harness.draft import Draft, parse_draft
 from harness.invocation import InvocationRecord, ToolCallStatus
-from harness.snapshot import build_snapshot, guard_input_json, snapshot_bytes, verified_sources
+from harness.messages import guard_input_json
+from harness.snapshot import build_snapshot, snapshot_bytes, verified_sources
 from tools.knowledge.projector import RagResultProjector
 from tools.logs.projector import QueryLogsResultProjector
 from tools.mysql.projector import MysqlResultProjector

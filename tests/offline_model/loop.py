@@ -11,11 +11,11 @@ from config import load_config
 from config.app import AppConfig
 from contract.clock import ManualClock
 from contract.vocabulary import EvidenceStatus
-from harness.agent import AgentTask, DiagnosisAgent, PreviousTurn, Turn
 from harness.gate import ClaimPolicy, EvidenceCheck, Report, check, cited_tool_call_ids
 from harness.invocation import InvocationRecord, ToolCallStatus
-from harness.model import ModelReply, ModelRequest, ToolCall
-from harness.semantic_guard import GuardVerdict, guard_messages, guard_request, parse_verdict
+from harness.messages import AgentTask, GuardVerdict, ModelReply, ModelRequest, PreviousTurn, ToolCall, Turn
+from harness.react_loop import DiagnosisAgent
+from harness.semantic_guard import guard_messages, guard_request, parse_verdict
 from offline_model.model import OfflineChatModel
 from tools.registry import configured_kinds
 

@@ -13,9 +13,8 @@ import re
 import pytest
 
 from contract.vocabulary import EvidenceStatus
-from harness.agent import PreviousTurn
 from harness.draft import parse_draft
-from harness.model import ModelRequest
+from harness.messages import ModelRequest, PreviousTurn
 from offline_model.model import OfflineChatModel
 from tests.offline_model.loop import Run, diagnose, guard_verdict
 

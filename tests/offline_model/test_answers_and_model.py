@@ -11,7 +11,7 @@ from config import load_config
 from contract.clock import SystemClock
 from harness.errors import OperationFailed
 from harness.intents import checked_references, knowledge_messages, parse_knowledge_answer, system_chat_messages
-from harness.model import ChatMessage, ModelRequest
+from harness.messages import ChatMessage, ModelRequest
 from harness.retry import FailureKind
 from offline_model import LABEL, OfflineChatModel
 from tools.registry import BUNDLED

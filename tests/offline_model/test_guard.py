@@ -16,7 +16,7 @@ import pytest
 
 from harness.draft import parse_draft
 from harness.gate import EvidenceFailureCode
-from harness.model import ChatMessage, ModelRequest
+from harness.messages import ChatMessage, ModelRequest
 from harness.semantic_guard import guard_request, parse_verdict
 from offline_model.guard.review import review
 from offline_model.guard.tokens import distinctive_tokens

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 from contract.vocabulary import EvidenceStatus
-from harness.agent import REPAIR_INSTRUCTION
 from harness.draft import parse_draft
 from harness.gate import failure_texts
-from harness.model import ChatMessage, ModelRequest
+from harness.messages import ChatMessage, ModelRequest
+from harness.react_loop import REPAIR_INSTRUCTION
 from offline_model.model import OfflineChatModel
 from tests.offline_model.loop import Run, diagnose
 

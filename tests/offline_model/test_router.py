@@ -7,7 +7,7 @@ import json
 import pytest
 
 from harness.intents import RouterInput, parse_intent, router_messages
-from harness.model import ModelRequest
+from harness.messages import ModelRequest
 from offline_model.model import OfflineChatModel
 from offline_model.router import classify
 

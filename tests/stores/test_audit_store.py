@@ -25,8 +25,8 @@ import yaml
 from config.loader import parse_config
 from config.runtime import AuditSettings
 from contract.clock import ManualClock
-from harness.agent import PreviousTurn
 from harness.audit import AuditSink, GuardCheck, MemoryAudit, ModelStep, RunFinished, RunStarted, ToolInvocation
+from harness.messages import PreviousTurn
 from harness.scripted_model import ScriptedChatModel, reply
 from stores.audit.bounds import TRUNCATION_MARK
 from stores.audit.migrations import AuditSchemaError, SchemaChanges

@@ -1,4 +1,4 @@
-"""The Diagnosis ReAct agent (ISS-014 §4.1), Ray-free: one conversation per run, every model and tool call
+"""The Diagnosis agent's ReAct loop (ISS-014 §4.1), Ray-free: one conversation per run, every model and tool call
 through the Harness.
 
 The agent never sees Redis, raw responses or another run: its ``AgentGateway`` returns model replies and
@@ -15,12 +15,12 @@ import functools
 import json
 from collections.abc import Sequence
 from importlib import resources
-from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from harness.json_reader import MODEL_OUTPUT, JsonRejected, read_json
-from harness.model import ChatMessage, ModelReply, ModelRequest
+from harness.messages import AgentTask, ChatMessage, ModelRequest
+from harness.ports import AgentGateway
 
 PROMPT_VERSION = "diagnosis-v5"
 PLAN_INSTRUCTION = (
@@ -40,60 +40,10 @@ def diagnosis_prompt() -> str:
     return resources.files("harness.prompts").joinpath("diagnosis.md").read_text(encoding="utf-8")
 
 
-class PreviousTurn(BaseModel):
-    """The last safely published diagnosis of the session (§4.6), assembled by the Harness, never by a model."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    user_query: str
-    published_conclusion: str | None
-    scope: str
-    limitations: list[str] = []
-    source_documents: list[dict[str, str]] = []
-
-
-class AgentTask(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    run_id: str
-    query: str
-    previous_turn: PreviousTurn | None = None
-    tools: tuple[dict[str, Any], ...]
-    """The OpenAI tool definitions the Harness offers this run."""
-
-
 class Plan(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     plan: list[str] = Field(min_length=1, max_length=8)
-
-
-class Turn(BaseModel):
-    """One investigation turn as the Harness ran it: the model's reply and, when it asked for tools, the
-    agent_result of each of its tool calls, in the same order."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    reply: ModelReply
-    results: tuple[dict[str, Any], ...] = ()
-    context: tuple[ChatMessage, ...] = ()
-    """What the Harness added to the request of this turn (the line of what is left of the budget; on a final
-    turn the instruction to write the draft): the agent keeps it in its conversation, before the reply."""
-    final: bool = False
-    """The Harness offered no tool in this turn: the reply is the Draft, and no tool call of it was run."""
-
-
-class AgentGateway(Protocol):
-    """Everything the agent may do, each through the Harness boundary of its run."""
-
-    async def model(self, request: ModelRequest) -> ModelReply:
-        """A tool-less model call (the plan, a repair)."""
-
-    async def turn(self, request: ModelRequest) -> Turn:
-        """A model call with the tools the Harness offers this turn, and every tool call its reply makes, run by
-        the Harness; a final turn offers none and runs none."""
-
-    async def plan(self, steps: Sequence[str]) -> None: ...
 
 
 class DiagnosisAgent:

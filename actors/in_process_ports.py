@@ -14,14 +14,13 @@ from typing import Any
 from config.app import AppConfig
 from contract.clock import Clock, SystemClock
 from contract.tool import EvidenceTool
-from harness.agent import AgentGateway, AgentTask, DiagnosisAgent
 from harness.audit import AuditSink, MemoryAudit
 from harness.guard_attempt import evaluate_once
+from harness.messages import AgentTask, GuardAttempt, GuardRequest
 from harness.metrics import NoMetrics, RunMetrics
-from harness.model import ChatModel
-from harness.ports import GuardAttempt, Remote
-from harness.run import RunServices
-from harness.semantic_guard import GuardRequest
+from harness.ports import AgentGateway, ChatModel, Remote
+from harness.react_loop import DiagnosisAgent
+from harness.run.services import RunServices
 from stores.invocation_store import InvocationStore
 from stores.redis_client import connect_redis
 from tools.registry import configured_kinds
