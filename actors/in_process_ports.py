@@ -17,10 +17,10 @@ from contract.tool import EvidenceTool
 from harness.audit import AuditSink, MemoryAudit
 from harness.guard_attempt import evaluate_once
 from harness.messages import AgentTask, GuardAttempt, GuardRequest
-from harness.metrics import NoMetrics, RunMetrics
 from harness.ports import AgentGateway, ChatModel, Remote
 from harness.react_loop import DiagnosisAgent
 from harness.run.services import RunServices
+from harness.run_metrics import NoMetrics, RunMetrics
 from stores.invocation_store import InvocationStore
 from stores.redis_client import connect_redis
 from tools.registry import configured_kinds

@@ -23,6 +23,7 @@ from actors.model_factory import model_label
 from actors.names import agent_name, guard_name, pick, supervisor_name, tool_actor_name
 from actors.supervisor import RunSupervisor
 from config.app import AppConfig
+from contract.vocabulary import HarnessError
 from harness import events
 from harness.events import EventSequence, LostRun
 from harness.messages import RunEvent, StartRun
@@ -93,8 +94,10 @@ def ensure_runtime(config: AppConfig) -> list[ActorHandle]:
     ]
 
 
-class RuntimeMismatch(Exception):
+class RuntimeMismatch(HarnessError):
     """The namespace's actors were created from another configuration than this process's."""
+
+    code = "RUNTIME_MISMATCH"
 
 
 def check_runtime(config: AppConfig, supervisors: list[ActorHandle]) -> None:
@@ -131,12 +134,16 @@ def shutdown_runtime(config: AppConfig) -> int:
     return killed
 
 
-class RunGone(Exception):
+class RunGone(HarnessError):
     """The supervisor no longer holds the run (it restarted since the run was opened)."""
 
+    code = "RUN_GONE"
 
-class GatewayStopping(Exception):
+
+class GatewayStopping(HarnessError):
     """The gateway is shutting down and its grace for runs in flight is over."""
+
+    code = "SERVICE_STOPPING"
 
 
 class EventPump:

@@ -21,22 +21,22 @@ from typing import Any
 import ray
 from ray.actor import ActorHandle
 
-from actors.metrics import RayRunMetrics
 from actors.model_factory import build_model
 from actors.names import pick
+from actors.ray_metrics import RayRunMetrics
 from actors.tool_actor import tool_actor
 from config.app import AppConfig
 from contract.clock import SystemClock
 from contract.kind import EvidenceKind
 from harness import events
 from harness.audit import AuditSink
-from harness.logs import bound, configure_logging
 from harness.messages import AgentTask, GuardAttempt, GuardRequest, ModelReply, ModelRequest, RunEvent, StartRun, Turn
 from harness.ports import AgentGateway, Remote
 from harness.run.flow import Run
 from harness.run.services import RunServices
 from harness.run_context import new_run_id
 from harness.run_feed import FeedHub, RunFeed
+from harness.structured_logging import bound, configure_logging
 from stores.audit.store import SqlAuditStore
 from stores.invocation_store import InvocationStore
 from stores.redis_client import connect_redis

@@ -18,8 +18,8 @@ from typing import Any
 import ray
 from ray.actor import ActorHandle
 
-from actors.metrics import RayToolMetrics
 from actors.names import CONTROL_SLOTS, tool_actor_name
+from actors.ray_metrics import RayToolMetrics
 from config.tools import ToolRuntime
 from contract.tool import SAFE_MESSAGES, TOOL_BUSY, EvidenceTool, failure_raw
 

@@ -61,9 +61,9 @@ from actors.names import tool_actor_name
 from cli.sse_client import Event
 from config.app import AppConfig
 from config.loader import BUNDLED_DEFAULT, parse_config
-from harness.logs import configure_logging
 from harness.messages import RunEvent, StartRun
 from harness.run.flow import Run
+from harness.structured_logging import configure_logging
 from stores.audit.store import SqlAuditStore
 from stores.invocation_store import InvocationStore
 from stores.redis_client import connect_redis

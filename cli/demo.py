@@ -18,7 +18,7 @@ from cli.ray_cluster import init_ray
 from cli.serve import GatewayThread, build_gateway
 from cli.sse_client import Event, chat_events
 from config.app import AppConfig
-from harness.logs import configure_logging
+from harness.structured_logging import configure_logging
 
 
 @dataclass(frozen=True)

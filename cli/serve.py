@@ -25,7 +25,7 @@ from config.app import AppConfig
 from contract.vocabulary import HarnessError
 from gateway.app import create_app
 from gateway.services import STARTUP_STEPS, GatewayServices
-from harness.logs import configure_logging
+from harness.structured_logging import configure_logging
 from stores.audit.store import SqlAuditStore
 
 STARTUP_TIMEOUT_S = 30.0

@@ -27,7 +27,7 @@ from gateway.request_body import read_chat_request
 from gateway.services import GatewayServices
 from harness.audit import AuditSink, RunFinished
 from harness.events import LostRun
-from harness.logs import bound
+from harness.structured_logging import bound
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,6 @@ from harness import events
 from harness.errors import RetriesExhausted, RunCancelled
 from harness.intents import Intent
 from harness.language import language_of
-from harness.logs import bound
 from harness.messages import RunEvent, StartRun
 from harness.reasons import Reason
 from harness.run.agent_gateway import RunGateway
@@ -29,6 +28,7 @@ from harness.run.services import RunServices
 from harness.run.stream import RunStream
 from harness.run_context import RunContext
 from harness.run_state import RunStatus
+from harness.structured_logging import bound
 from harness.tool_boundary import ToolBoundary
 
 log = logging.getLogger(__name__)

@@ -11,8 +11,8 @@ from contract.kind import EvidenceKind
 from harness.audit import AuditSink
 from harness.gate import ClaimPolicy
 from harness.invocation import InvocationStorePort
-from harness.metrics import NoMetrics, RunMetrics
 from harness.ports import AgentPort, ChatModel, GuardPort, ToolPort
+from harness.run_metrics import NoMetrics, RunMetrics
 from harness.snapshot import Kinds
 from harness.tool_boundary import OfferedTool
 
@@ -31,7 +31,7 @@ class RunServices:
     audit: AuditSink
     clock: Clock
     metrics: RunMetrics = field(default_factory=NoMetrics)
-    """Where the run's application metrics go (``actors.metrics.RayRunMetrics`` on Ray)."""
+    """Where the run's application metrics go (``actors.ray_metrics.RayRunMetrics`` on Ray)."""
     offered: dict[str, OfferedTool] = field(init=False)
     """The tools every run offers (spec and projector), built once from the kinds."""
     openai_tools: tuple[dict[str, Any], ...] = field(init=False)

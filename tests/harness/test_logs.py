@@ -7,7 +7,7 @@ import json
 import logging
 import sys
 
-from harness.logs import JsonFormatter, bound, configure_logging
+from harness.structured_logging import JsonFormatter, bound, configure_logging
 
 
 def lines(stream: io.StringIO) -> list[dict]:

@@ -1,7 +1,7 @@
 """The application metrics port: what a run reports about itself, kept apart from where the numbers go.
 
 ``Run`` calls a ``RunMetrics`` once per event (a finished run, a model call, a tool call, a guard verdict, an
-exhausted budget, a fallback, a cancellation). ``NoMetrics`` is the default; ``actors.metrics.RayRunMetrics``
+exhausted budget, a fallback, a cancellation). ``NoMetrics`` is the default; ``actors.ray_metrics.RayRunMetrics``
 sends the same calls to ``ray.util.metrics`` so they show up next to Ray's own metrics. Label values are
 plain strings from small fixed sets (intents, roles, failure kinds, tool names, fallback types).
 """

@@ -133,7 +133,7 @@ def start_at_zero(tools: Sequence[str]) -> None:
 
 
 class RayRunMetrics:
-    """``harness.metrics.RunMetrics`` on Ray metrics (used by the RunSupervisor); every series of the known
+    """``harness.run_metrics.RunMetrics`` on Ray metrics (used by the RunSupervisor); every series of the known
     label values (and of ``tools``) starts at 0."""
 
     def __init__(self, tools: Sequence[str]) -> None:
