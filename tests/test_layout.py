@@ -53,7 +53,7 @@ LAYERS: dict[str, frozenset[str]] = {
     "tools": PROJECT - {"tools", "contract", "config"},
     "stores": frozenset({"actors", "gateway", "cli", "tools", "offline_model", "clients"}),
     "clients": frozenset({"actors", "gateway", "cli", "tools", "offline_model", "stores"}),
-    "offline_model": frozenset({"actors", "gateway", "cli"}),
+    "offline_model": frozenset({"actors", "gateway", "cli", "stores", "clients"}),
     "actors": frozenset({"gateway", "cli"}),
     "gateway": frozenset({"cli"}),
 }
