@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ALERTS = ROOT / "deploy" / "prometheus" / "alerts.yml"
 ALERT_TESTS = ROOT / "deploy" / "prometheus" / "alerts_test.yml"
 DASHBOARD = ROOT / "deploy" / "grafana" / "superbiz.json"
-METRICS_SOURCE = ROOT / "actors" / "metrics.py"
+METRICS_SOURCE = ROOT / "actors" / "ray_metrics.py"
 
 
 def promtool(*args: str) -> subprocess.CompletedProcess[str]:
