@@ -10,10 +10,10 @@ from datetime import UTC, datetime
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from cli.options import CONFIG_OPTION
+from cli.options import CONFIG_OPTION, configured
 from config import environment
 from config.app import AppConfig
-from config.loader import ConfigError, load_config, resolve_path
+from config.loader import resolve_path
 from harness.selfcheck import CheckResult, run_selfcheck
 from stores.audit.migrations import AuditSchemaError
 from stores.audit.schema import TABLES
@@ -30,10 +30,8 @@ DEFAULT_REDIS_USER = "superbiz-harness"
 
 
 def redis_acl(args: argparse.Namespace) -> int:
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
+    config = configured(args)
+    if config is None:
         return EXIT_INVALID_CONFIG
     if config.redis.password is None:
         print("redis.password is not configured: set it to an ${ENV_VAR} reference first", file=sys.stderr)
@@ -57,10 +55,8 @@ def add_redis_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
 
 
 def selfcheck(args: argparse.Namespace) -> int:
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
+    config = configured(args)
+    if config is None:
         return EXIT_INVALID_CONFIG
     print(f"superbiz self-check ({resolve_path(args.config, environment.variables())})")
     results = asyncio.run(_selfcheck(config))
@@ -99,10 +95,8 @@ def add_demo_sql_command(commands: argparse._SubParsersAction[argparse.ArgumentP
 
 
 def db_init(args: argparse.Namespace) -> int:
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
+    config = configured(args)
+    if config is None:
         return EXIT_INVALID_CONFIG
     url = config.audit.url
     try:

@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from cli.eval_render import print_report
 from cli.guard_pool import GuardPool
+from cli.options import configured
 from config.app import AppConfig
-from config.loader import ConfigError, load_config
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -100,10 +100,8 @@ def evaluate_command(args: argparse.Namespace) -> int:
         return mutations_command(args)
     from harness.evaluation.dataset import DatasetError, bundled_dataset, load_cases
 
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
+    config = configured(args)
+    if config is None:
         return EXIT_INVALID
     path = bundled_dataset() if args.bundled else Path(args.dataset)
     try:

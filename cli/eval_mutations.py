@@ -13,13 +13,12 @@ one, 2 for a bad configuration.
 from __future__ import annotations
 
 import argparse
-import sys
 
 from rich.console import Console
 from rich.table import Table
 
+from cli.options import configured
 from config.app import AppConfig
-from config.loader import ConfigError, load_config
 from harness.gate import ClaimPolicy
 from harness.gate_mutations.figures import (
     TARGET_ABSENT_CAUGHT,
@@ -55,10 +54,8 @@ def mutation_figures(
 
 
 def mutations_command(args: argparse.Namespace) -> int:
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
+    config = configured(args)
+    if config is None:
         return EXIT_INVALID
     figures = mutation_figures(config, seed=args.seed, sample=args.sample)
     return print_figures(figures, Console(width=max(Console().width, 140)))

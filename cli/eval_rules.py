@@ -7,12 +7,11 @@ configuration. Nothing is started: the rules are pure functions, and no model is
 from __future__ import annotations
 
 import argparse
-import sys
 
 from rich.console import Console
 from rich.table import Table
 
-from config.loader import ConfigError, load_config
+from cli.options import configured
 from harness.gate import ClaimPolicy
 from harness.rule_figures import TARGETS, RuleFigure, rule_figures
 from tools.registry import configured_kinds
@@ -21,10 +20,8 @@ EXIT_MET, EXIT_MISSED, EXIT_INVALID = 0, 1, 2
 
 
 def rules_command(args: argparse.Namespace) -> int:
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
+    config = configured(args)
+    if config is None:
         return EXIT_INVALID
     figures = rule_figures(configured_kinds(config), ClaimPolicy.from_settings(config.harness), seed=args.seed)
     return print_figures(figures, Console(width=max(Console().width, 100)))

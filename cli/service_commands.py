@@ -6,20 +6,11 @@ import argparse
 import asyncio
 import sys
 
+from cli.options import configured
 from config import environment
-from config.app import AppConfig
-from config.loader import ConfigError, load_config
 
 EXIT_INVALID = 2
 Commands = argparse._SubParsersAction  # type: ignore[type-arg]
-
-
-def _config(args: argparse.Namespace) -> AppConfig | None:
-    try:
-        return load_config(args.config)
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
-        return None
 
 
 def serve(args: argparse.Namespace) -> int:
@@ -28,7 +19,7 @@ def serve(args: argparse.Namespace) -> int:
     from cli.serve import ExposureRefused
     from cli.serve import serve as run_server
 
-    config = _config(args)
+    config = configured(args)
     if config is None:
         return EXIT_INVALID
     try:
@@ -47,7 +38,7 @@ def stop_runtime(args: argparse.Namespace) -> int:
     from actors.runtime import shutdown_runtime
     from cli.ray_cluster import ClusterJoinError, init_ray
 
-    config = _config(args)
+    config = configured(args)
     if config is None:
         return EXIT_INVALID
     try:
@@ -71,7 +62,7 @@ def ask(args: argparse.Namespace) -> int:
 def demo(args: argparse.Namespace) -> int:
     from cli.demo import demo as run_demo
 
-    config = _config(args)
+    config = configured(args)
     if config is None:
         return EXIT_INVALID
     return run_demo(config, args.once, args.port)

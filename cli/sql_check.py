@@ -8,8 +8,7 @@ import io
 import json
 import sys
 
-from cli.options import CONFIG_OPTION
-from config.loader import ConfigError, load_config
+from cli.options import CONFIG_OPTION, configured
 from tools.mysql.sql_allowlist import SqlAllowlist
 from tools.mysql.sql_validator import SqlRejected, validate_sql
 
@@ -39,10 +38,8 @@ def _sql_check_line(line: str, allowlist: SqlAllowlist, max_rows: int) -> dict[s
 
 
 def sql_check(args: argparse.Namespace) -> int:
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        print(exc, file=sys.stderr)
+    config = configured(args)
+    if config is None:
         return EXIT_INVALID_CONFIG
     source = config.harness.mysql_tools.data_sources.get(args.data_source)
     if source is None:
