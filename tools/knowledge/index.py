@@ -1,46 +1,39 @@
-"""An in-memory BM25 index over a folder of markdown documents, rebuilt only when the folder changes.
+"""The search index of one knowledge folder: the on-disk FTS5 store, kept in step with the folder.
 
-The index is built when it is created. Afterwards, at most once every ``refresh_interval_s`` (2 s), a search
-compares a cheap signature of the folder — the sorted ``(relative path, mtime_ns, size)`` of every ``*.md``
-file — with the one the index was built from, and rebuilds only when it differs. A search never rebuilds
-otherwise, and never touches the files.
+Opening an index syncs it once (only changed files are read, so an index built by ``superbiz kb index`` is
+used as it is). Afterwards a file-system watcher (inotify through ``watchdog``) names the files that changed,
+and the next search takes exactly those in before it runs, so an edit is visible to the next query. Where no
+watcher can run, the folder is rescanned at most every ``refresh_interval_s`` (2 s) instead.
 
 Retrieval rule (see :mod:`tools.knowledge.tokens` for the terms):
 
-* each section is scored with Okapi BM25 (k1 = 1.2, b = 0.75) over its breadcrumb (weighted ×3) and text, each
-  distinct query term counted once, ``idf = ln(1 + (N - df + 0.5) / (df + 0.5))``;
+* sections are ranked by FTS5's BM25 over the heading (×3) and the text; the best ``CANDIDATES`` are examined;
 * a section is a hit only if (a) it contains at least ``MIN_MATCHED_TERMS`` (2) distinct query terms — or all
   of them when the query has fewer — and (b) its matched terms cover at least ``MIN_COVERAGE`` (40 %) of the
-  query's units, one unit per Latin word and per CJK character (:class:`tools.knowledge.tokens.Query`). A
-  section sharing a word or two with a query that is mostly about something else (``请告诉我明天北京的天气情况
-  和出行建议`` shares ``情况``, ``建议``) fails (b); a single shared bigram fails (a). Below these rules a match
-  is noise, not evidence, and the query gets NO_EVIDENCE;
+  query's units, one unit per Latin word and per CJK character (:class:`tools.knowledge.tokens.Query`). Below
+  these rules a match is noise, not evidence, and the query gets NO_EVIDENCE;
 * hits are ordered by score, then by file path and position in the file, so equal scores are deterministic.
 """
 
 from __future__ import annotations
 
-import math
 import threading
-from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from contract.clock import Clock, SystemClock
 from contract.vocabulary import HarnessError
-from tools.knowledge.chunks import Chunk, split_sections
-from tools.knowledge.tokens import Query, document_tokens, parse_query
+from tools.knowledge.chunks import Chunk
+from tools.knowledge.store import KnowledgeStore, Totals
+from tools.knowledge.sync import Progress, SyncReport, scan, stat_file, sync
+from tools.knowledge.tokens import parse_query
+from tools.knowledge.watch import FolderWatch
 
 REFRESH_INTERVAL_S = 2.0
-BM25_K1 = 1.2
-BM25_B = 0.75
-HEADING_WEIGHT = 3
-"""Heading words count this many times: a section titled ERR_TIMEOUT is about ERR_TIMEOUT."""
+CANDIDATES = 64
+"""Sections examined per query, best BM25 first; the rules below pick the hits among them."""
 MIN_MATCHED_TERMS = 2
 MIN_COVERAGE = 0.4
-DOCUMENT_GLOB = "*.md"
-
-Signature = tuple[tuple[str, int, int], ...]
 
 
 class KnowledgeUnavailable(HarnessError):
@@ -55,7 +48,7 @@ class Hit:
     score: float
     coverage: float
     matched_terms: tuple[str, ...]
-    """Matched query terms, highest idf (most specific) first."""
+    """Matched query terms, in the fewest sections (most specific) first, then in query order."""
 
 
 @dataclass(frozen=True)
@@ -63,146 +56,114 @@ class SearchResult:
     terms: tuple[str, ...]
     hits: tuple[Hit, ...]
     qualified_count: int
-    """Hits before ``limit`` was applied."""
+    """Hits among the examined candidates, before ``limit`` was applied."""
     candidate_count: int
-    """Sections sharing at least one term with the query, qualified or not."""
-    build: int
-    documents: int
-    sections: int
-    skipped: tuple[str, ...]
-    """Documents left out of this build because they could not be read as UTF-8."""
-
-
-def folder_signature(folder: Path) -> Signature | None:
-    """``(relative path, mtime_ns, size)`` of every document, sorted; None when the folder cannot be listed."""
-    try:
-        if not folder.is_dir():
-            return None
-        entries = []
-        for path in folder.rglob(DOCUMENT_GLOB):
-            relative = path.relative_to(folder)
-            if any(part.startswith(".") for part in relative.parts) or not path.is_file():
-                continue
-            stat = path.stat()
-            entries.append((relative.as_posix(), stat.st_mtime_ns, stat.st_size))
-    except OSError:
-        return None
-    return tuple(sorted(entries))
-
-
-def _idf(sections: int, document_frequency: int) -> float:
-    return math.log(1 + (sections - document_frequency + 0.5) / (document_frequency + 0.5))
-
-
-@dataclass(frozen=True)
-class _Snapshot:
-    build: int
-    documents: int
-    chunks: tuple[Chunk, ...]
-    lengths: tuple[int, ...]
-    postings: dict[str, tuple[tuple[int, int], ...]]
-    skipped: tuple[str, ...]
-
-    @classmethod
-    def build_from(cls, folder: Path, signature: Signature, build: int) -> _Snapshot:
-        chunks: list[Chunk] = []
-        skipped: list[str] = []
-        documents = 0
-        for relative, _, _ in signature:
-            try:
-                markdown = (folder / relative).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                skipped.append(relative)
-                continue
-            documents += 1
-            chunks.extend(split_sections(relative, markdown))
-        if not chunks:
-            raise KnowledgeUnavailable(f"no readable markdown section under {folder}")
-        postings: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        lengths = []
-        for position, chunk in enumerate(chunks):
-            counts = Counter(document_tokens(chunk.breadcrumb) * HEADING_WEIGHT + document_tokens(chunk.text))
-            lengths.append(sum(counts.values()))
-            for term, frequency in counts.items():
-                postings[term].append((position, frequency))
-        frozen = {term: tuple(entries) for term, entries in postings.items()}
-        return cls(build, documents, tuple(chunks), tuple(lengths), frozen, tuple(skipped))
-
-    def search(self, query: Query, limit: int) -> SearchResult:
-        terms = query.terms
-        count = len(self.chunks)
-        average = sum(self.lengths) / count or 1.0
-        idf = {term: _idf(count, len(self.postings.get(term, ()))) for term in terms}
-        scores: dict[int, float] = defaultdict(float)
-        matched: dict[int, list[str]] = defaultdict(list)
-        for term in terms:
-            for position, frequency in self.postings.get(term, ()):
-                norm = frequency + BM25_K1 * (1 - BM25_B + BM25_B * self.lengths[position] / average)
-                scores[position] += idf[term] * frequency * (BM25_K1 + 1) / norm
-                matched[position].append(term)
-        needed = min(MIN_MATCHED_TERMS, len(terms))
-        qualified: list[tuple[float, int, float]] = []
-        for position, score in scores.items():
-            coverage = query.coverage(set(matched[position]))
-            if len(matched[position]) >= needed and coverage >= MIN_COVERAGE:
-                qualified.append((-score, position, coverage))
-        qualified.sort()
-        hits = tuple(
-            Hit(
-                self.chunks[position],
-                -negative,
-                coverage,
-                tuple(sorted(matched[position], key=lambda term: (-idf[term], terms.index(term)))),
-            )
-            for negative, position, coverage in qualified[:limit]
-        )
-        return SearchResult(terms, hits, len(qualified), len(scores), self.build, self.documents, count, self.skipped)
+    """Sections examined: the best-ranked ones sharing at least one term with the query."""
+    totals: Totals
 
 
 class KnowledgeIndex:
-    """The search index of one knowledge folder. Thread-safe; searches run on an immutable snapshot."""
+    """The index of ``folder`` stored at ``index_path``. Thread-safe."""
 
-    def __init__(self, folder: Path, *, clock: Clock | None = None, refresh_interval_s: float = REFRESH_INTERVAL_S):
+    def __init__(
+        self,
+        folder: Path,
+        index_path: Path,
+        *,
+        clock: Clock | None = None,
+        refresh_interval_s: float = REFRESH_INTERVAL_S,
+        watch: bool = True,
+    ) -> None:
         self.folder = folder
+        self.store = KnowledgeStore(index_path)
         self._clock = clock or SystemClock()
         self._refresh_interval_s = refresh_interval_s
         self._lock = threading.Lock()
-        self._builds = 0
-        self._snapshot: _Snapshot | None = None
-        self._failure = ""
+        self._parsed = 0
+        self._available = False
+        self._totals = Totals(0, 0, ())
+        self._watch = FolderWatch.start(folder) if watch else None
         self._checked_at = self._clock.monotonic()
-        self._signature = folder_signature(folder)
-        self._load(self._signature)
+        self._full_sync()
 
     @property
-    def build_count(self) -> int:
-        """How many times the folder was read and indexed (successfully or not)."""
-        return self._builds
+    def parsed_count(self) -> int:
+        """How many files this index has read and parsed since it was opened (unchanged files are not)."""
+        return self._parsed
+
+    @property
+    def totals(self) -> Totals:
+        return self._totals
+
+    def close(self) -> None:
+        if self._watch is not None:
+            self._watch.stop()
+        self.store.close()
+
+    def refresh(self, progress: Progress | None = None) -> SyncReport:
+        """Rescan the whole folder now and take in what changed."""
+        with self._lock:
+            return self._full_sync(progress)
 
     def search(self, query: str, limit: int) -> SearchResult:
         """The best ``limit`` sections for ``query``; raises :class:`KnowledgeUnavailable`."""
-        snapshot = self._current()
-        return snapshot.search(parse_query(query), limit)
-
-    def _current(self) -> _Snapshot:
         with self._lock:
-            now = self._clock.monotonic()
-            if now - self._checked_at >= self._refresh_interval_s:
-                self._checked_at = now
-                signature = folder_signature(self.folder)
-                if signature != self._signature:
-                    self._signature = signature
-                    self._load(signature)
-            if self._snapshot is None:
-                raise KnowledgeUnavailable(self._failure)
-            return self._snapshot
+            self._catch_up()
+            if not self._available:
+                raise KnowledgeUnavailable(self._failure())
+            totals = self._totals
+        parsed = parse_query(query)
+        candidates = self.store.search(parsed.terms, max(CANDIDATES, limit))
+        needed = min(MIN_MATCHED_TERMS, len(parsed.terms))
+        qualified: list[Hit] = []
+        for candidate in candidates:
+            matched = [term for term in parsed.terms if f" {term} " in candidate.terms]
+            coverage = parsed.coverage(set(matched))
+            if len(matched) >= needed and coverage >= MIN_COVERAGE:
+                qualified.append(Hit(candidate.chunk, candidate.score, coverage, tuple(matched)))
+        frequencies = self.store.document_frequencies({term for hit in qualified[:limit] for term in hit.matched_terms})
+        hits = tuple(
+            replace(hit, matched_terms=tuple(sorted(hit.matched_terms, key=lambda term: frequencies.get(term, 0))))
+            for hit in qualified[:limit]
+        )
+        return SearchResult(parsed.terms, hits, len(qualified), len(candidates), totals)
 
-    def _load(self, signature: Signature | None) -> None:
-        if signature is None:
-            self._snapshot, self._failure = None, f"knowledge folder {self.folder} is missing or unreadable"
+    def _catch_up(self) -> None:
+        if self._watch is not None and self._watch.alive:
+            changes = self._watch.take()
+            if changes.everything:
+                self._full_sync()
+            elif changes.paths:
+                self._sync_paths(changes.paths)
             return
-        self._builds += 1
-        try:
-            self._snapshot = _Snapshot.build_from(self.folder, signature, self._builds)
-        except KnowledgeUnavailable as exc:
-            self._snapshot, self._failure = None, str(exc)
+        now = self._clock.monotonic()
+        if now - self._checked_at >= self._refresh_interval_s:
+            self._full_sync()
+
+    def _full_sync(self, progress: Progress | None = None) -> SyncReport:
+        self._checked_at = self._clock.monotonic()
+        files = scan(self.folder)
+        if files is None:
+            self._available = False
+            return SyncReport()
+        return self._record(sync(self.store, self.folder, files, progress=progress))
+
+    def _sync_paths(self, paths: frozenset[str]) -> None:
+        files = {}
+        for path in paths:
+            state = stat_file(self.folder, path)
+            if state is not None:
+                files[path] = state
+        self._record(sync(self.store, self.folder, files, only=paths))
+
+    def _record(self, report: SyncReport) -> SyncReport:
+        self._parsed += len(report.parsed)
+        if report.parsed or report.removed or not self._available:
+            self._totals = self.store.totals()
+        self._available = self._totals.sections > 0
+        return report
+
+    def _failure(self) -> str:
+        if scan(self.folder) is None:
+            return f"knowledge folder {self.folder} is missing or unreadable"
+        return f"no readable section under {self.folder}"

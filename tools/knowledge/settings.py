@@ -10,4 +10,10 @@ from config.tools import ToolRuntime
 class KnowledgeToolSettings(ToolRuntime):
     """``lookup_knowledge``: a folder of markdown documents, the bundled demo wiki when absent."""
 
-    path: str | None = Field(default=None, description="Folder of markdown documents; the bundled demo when absent.")
+    path: str | None = Field(
+        default=None, description="Folder of markdown, HTML and text documents; the bundled demo when absent."
+    )
+    index_path: str | None = Field(
+        default=None,
+        description="The index's SQLite file; beside the folder (``.<folder>.index.sqlite``) when absent.",
+    )

@@ -18,6 +18,7 @@ from contract.tool import INVALID_ARGUMENTS, ToolResultProjector, ToolSpec, fail
 from tools.knowledge import index as retrieval
 from tools.knowledge.index import KnowledgeIndex, KnowledgeUnavailable, SearchResult
 from tools.knowledge.projector import RagResultProjector
+from tools.knowledge.store import HEADING_WEIGHT
 from tools.knowledge.settings import KnowledgeToolSettings
 from tools.knowledge.spec import KNOWLEDGE_UNAVAILABLE, LOOKUP_KNOWLEDGE_SPEC, SAFE_MESSAGES, LookupKnowledgeArguments
 
@@ -29,6 +30,13 @@ MAX_RAW_HITS = 20
 def knowledge_folder(settings: KnowledgeToolSettings) -> Path:
     """The configured folder, or the bundled demo documents when none is configured."""
     return Path(settings.path).expanduser() if settings.path else BUNDLED_DOCS
+
+
+def index_location(settings: KnowledgeToolSettings, folder: Path) -> Path:
+    """The configured index file, else ``.<folder name>.index.sqlite`` beside the folder."""
+    if settings.index_path:
+        return Path(settings.index_path).expanduser()
+    return folder.parent / f".{folder.name}.index.sqlite"
 
 
 def _raw_response(query: str, result: SearchResult, folder: Path) -> dict[str, Any]:
@@ -54,25 +62,24 @@ def _raw_response(query: str, result: SearchResult, folder: Path) -> dict[str, A
             "candidate_count": result.candidate_count,
             "qualified_count": result.qualified_count,
             "rule": {
-                "method": "bm25",
-                "k1": retrieval.BM25_K1,
-                "b": retrieval.BM25_B,
+                "method": "sqlite-fts5-bm25",
+                "heading_weight": HEADING_WEIGHT,
+                "candidates": retrieval.CANDIDATES,
                 "min_matched_terms": retrieval.MIN_MATCHED_TERMS,
                 "min_coverage": retrieval.MIN_COVERAGE,
             },
             "index": {
                 "folder": str(folder),
-                "build": result.build,
-                "documents": result.documents,
-                "sections": result.sections,
-                "skipped_files": list(result.skipped),
+                "documents": result.totals.documents,
+                "sections": result.totals.sections,
+                "skipped_files": [{"path": path, "reason": reason} for path, reason in result.totals.skipped],
             },
         },
     }
 
 
 class LookupKnowledgeTool:
-    """The ``lookup_knowledge`` evidence tool over one markdown folder, indexed once in memory."""
+    """The ``lookup_knowledge`` evidence tool over one folder of documents, indexed on disk."""
 
     spec: ToolSpec = LOOKUP_KNOWLEDGE_SPEC
 
@@ -83,11 +90,12 @@ class LookupKnowledgeTool:
         *,
         folder: Path | None = None,
         clock: Clock | None = None,
+        watch: bool = True,
     ) -> None:
         self.projector: ToolResultProjector = RagResultProjector(budget)
         self.folder = folder if folder is not None else knowledge_folder(settings)
         self._hit_limit = max(MAX_RAW_HITS, budget.max_evidence + 1)
-        self._index = KnowledgeIndex(self.folder, clock=clock)
+        self._index = KnowledgeIndex(self.folder, index_location(settings, self.folder), clock=clock, watch=watch)
 
     @property
     def index(self) -> KnowledgeIndex:
@@ -109,4 +117,4 @@ class LookupKnowledgeTool:
         return _raw_response(query, result, self.folder)
 
     def cancel(self, call_id: str) -> None:
-        """Nothing to stop: a search is a few milliseconds of in-memory work."""
+        """Nothing to stop: a search is a few milliseconds of index work."""
