@@ -22,6 +22,7 @@ import yaml
 
 VOCABULARY = Path(__file__).resolve().parent / "vocabulary.yaml"
 Lines = list[str]
+STATUS_SUFFIXES = ("state", "status", "result", "decision", "flag")
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,11 @@ def _code_section(svc: Service, rng: random.Random, code: str, meaning: str) -> 
     ]
 
 
+def _status_field(table: dict[str, Any]) -> str:
+    names = [name for name, _ in table["fields"]]
+    return next((name for name in names if name.endswith(STATUS_SUFFIXES)), names[-1])
+
+
 def _table_section(svc: Service, table: dict[str, Any]) -> Lines:
     fields = [f"| {name} | {meaning} |" for name, meaning in table["fields"]]
     statuses = [f"| {value} | {meaning} |" for value, meaning in table["statuses"]]
@@ -140,7 +146,7 @@ def _table_section(svc: Service, table: dict[str, Any]) -> Lines:
         "| --- | --- |",
         *fields,
         "",
-        f"{table['fields'][3][0] if len(table['fields']) > 3 else table['fields'][-1][0]} 取值：",
+        f"{_status_field(table)} 取值：",
         "",
         "| 取值 | 含义 |",
         "| --- | --- |",
