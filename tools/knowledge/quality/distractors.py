@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,6 +22,7 @@ import yaml
 
 VOCABULARY = Path(__file__).resolve().parent / "vocabulary.yaml"
 Lines = list[str]
+LISTS = frozenset({"dependencies", "codes", "tables", "other_symptoms"})
 STATUS_SUFFIXES = ("state", "status", "result", "decision", "flag")
 
 
@@ -34,6 +35,8 @@ class Service:
     owner: str
     oncall: str
     symptom: str
+    other_symptoms: tuple[str, ...]
+    """Symptoms of the randomised runbooks; ``symptom`` is the anchor runbook's alone."""
     metric: str
     dependencies: tuple[str, ...]
     codes: tuple[tuple[str, str], ...]
@@ -53,7 +56,8 @@ def vocabulary() -> Vocabulary:
     raw = yaml.safe_load(VOCABULARY.read_text(encoding="utf-8"))
     services = tuple(
         Service(
-            **{key: value for key, value in entry.items() if key not in {"dependencies", "codes", "tables"}},
+            **{key: value for key, value in entry.items() if key not in LISTS},
+            other_symptoms=tuple(entry["other_symptoms"]),
             dependencies=tuple(entry["dependencies"]),
             codes=tuple((str(code), str(meaning)) for code, meaning in entry["codes"]),
             tables=tuple(entry["tables"]),
@@ -159,7 +163,8 @@ def _query_examples(svc: Service) -> Lines:
     for table in svc.tables:
         columns = ", ".join(name for name, _ in table["fields"][:3])
         key = table["fields"][0][0]
-        lines += [f"查询{table['zh']}：", "", "```sql", f"SELECT {columns} FROM {table['name']} WHERE {key} = ?", "```", ""]
+        sql = f"SELECT {columns} FROM {table['name']} WHERE {key} = ?"
+        lines += [f"查询{table['zh']}：", "", "```sql", sql, "```", ""]
     return lines
 
 
@@ -274,13 +279,17 @@ def anchor_documents() -> list[tuple[str, str]]:
 
 
 def _variant(rng: random.Random, index: int) -> tuple[str, str]:
+    """A randomised document. It never repeats an anchor's team and kind, so a labelled anchor section stays the
+    one answer: a team with an anchor runbook gets runbooks of its other symptoms only."""
     svc = rng.choice(vocabulary().services)
+    anchored = {(team, kind) for team, kind, _ in ANCHORS}
     kinds: list[tuple[str, Template]] = [("runbook", runbook), ("error-codes", error_codes)]
     if svc.tables:
         kinds += [("data-dictionary", data_dictionary), ("hikaricp-pool-exhaustion", pool_exhaustion)]
-    if svc.team == "payment-legacy":
-        kinds.append(("gateway-v1-timeout", legacy_timeout))
+    kinds = [(kind, template) for kind, template in kinds if (svc.team, kind) not in anchored or kind == "runbook"]
     kind, template = rng.choice(kinds)
+    if kind == "runbook":
+        svc = replace(svc, symptom=rng.choice(svc.other_symptoms))
     label = f"（{rng.randint(2019, 2026)}-{rng.randint(1, 12):02d} {rng.choice(['修订', '草稿', '归档', '演练'])}版）"
     return f"distractors/{svc.team}/{kind}-{index:05d}.md", template(svc, rng, label)
 
