@@ -14,6 +14,7 @@ from importlib.metadata import version
 from cli.admin_commands import add_db_command, add_demo_sql_command, add_redis_command, add_selfcheck_command
 from cli.config_commands import add_config_command
 from cli.eval_command import add_eval_command
+from cli.knowledge_commands import add_kb_command
 from cli.options import CONFIG_OPTION
 from cli.runs import add_runs_command
 from cli.service_commands import add_service_commands
@@ -30,6 +31,7 @@ COMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], 
     add_sql_check_command,
     add_demo_sql_command,
     add_db_command,
+    add_kb_command,
     lambda commands: add_service_commands(commands, CONFIG_OPTION),
     lambda commands: add_eval_command(commands, CONFIG_OPTION),
     lambda commands: add_runs_command(commands, CONFIG_OPTION),

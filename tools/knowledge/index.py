@@ -63,7 +63,10 @@ class SearchResult:
 
 
 class KnowledgeIndex:
-    """The index of ``folder`` stored at ``index_path``. Thread-safe."""
+    """The index of ``folder`` stored at ``index_path``. Thread-safe.
+
+    ``defer_sync`` leaves the first sync to an explicit :meth:`refresh` (the CLI shows its progress).
+    """
 
     def __init__(
         self,
@@ -73,6 +76,7 @@ class KnowledgeIndex:
         clock: Clock | None = None,
         refresh_interval_s: float = REFRESH_INTERVAL_S,
         watch: bool = True,
+        defer_sync: bool = False,
     ) -> None:
         self.folder = folder
         self.store = KnowledgeStore(index_path)
@@ -84,7 +88,8 @@ class KnowledgeIndex:
         self._totals = Totals(0, 0, ())
         self._watch = FolderWatch.start(folder) if watch else None
         self._checked_at = self._clock.monotonic()
-        self._full_sync()
+        if not defer_sync:
+            self._full_sync()
 
     @property
     def parsed_count(self) -> int:

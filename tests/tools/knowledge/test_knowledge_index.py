@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -10,13 +11,26 @@ import pytest
 
 from contract.clock import ManualClock
 from tests.tools.knowledge.conftest import Folder
-from tools.knowledge.index import KnowledgeIndex, KnowledgeUnavailable, folder_signature
+from tools.knowledge.index import KnowledgeIndex, KnowledgeUnavailable
+from tools.knowledge.sync import scan
 from tools.knowledge.tool import BUNDLED_DOCS
 
 
 @pytest.fixture(scope="module")
-def bundled() -> KnowledgeIndex:
-    return KnowledgeIndex(BUNDLED_DOCS, clock=ManualClock())
+def bundled(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeIndex:
+    return KnowledgeIndex(BUNDLED_DOCS, tmp_path_factory.mktemp("index") / "kb.sqlite", clock=ManualClock())
+
+
+def open_index(folder: Path, clock: ManualClock | None = None, *, watch: bool = False) -> KnowledgeIndex:
+    """An index of ``folder`` stored beside it; polled on ``clock`` unless ``watch``."""
+    return KnowledgeIndex(folder, folder.parent / f".{folder.name}.sqlite", clock=clock or ManualClock(), watch=watch)
+
+
+def restamp(path: Path, text: str) -> None:
+    """Rewrite ``path`` and move its mtime a second on, as an editor a second later would."""
+    before = path.stat().st_mtime_ns
+    path.write_text(text, encoding="utf-8")
+    os.utime(path, ns=(before + 10**9, before + 10**9))
 
 
 def top(index: KnowledgeIndex, query: str, k: int = 3) -> list[str]:
@@ -74,20 +88,20 @@ def test_a_query_about_nothing_in_the_knowledge_base_has_no_hits(bundled: Knowle
 
 
 def test_one_shared_term_is_not_enough(make_folder: Folder) -> None:
-    index = KnowledgeIndex(make_folder({"a.md": "# 连接池\n\n连接池配置说明。\n"}), clock=ManualClock())
+    index = open_index(make_folder({"a.md": "# 连接池\n\n连接池配置说明。\n"}))
     assert index.search("连接 熔断", 5).hits == ()  # one of two terms matched
     assert index.search("连接池", 5).hits != ()
 
 
 def test_a_small_share_of_the_query_is_not_enough(make_folder: Folder) -> None:
-    index = KnowledgeIndex(make_folder({"a.md": "# 数据库\n\n数据库说明。\n"}), clock=ManualClock())
+    index = open_index(make_folder({"a.md": "# 数据库\n\n数据库说明。\n"}))
     assert index.search("数据库 天气预报 出行建议 旅游攻略", 5).hits == ()  # 3 of 15 characters
     assert [h.chunk.document_id for h in index.search("数据库说明", 5).hits] == ["a#数据库"]
 
 
 def test_equal_scores_are_ordered_by_path_then_position(make_folder: Folder) -> None:
     same = "# 退款\n\n## 重复退款\n\n退款重复提交会被拦截。\n"
-    index = KnowledgeIndex(make_folder({"b.md": same, "a.md": same}), clock=ManualClock())
+    index = open_index(make_folder({"b.md": same, "a.md": same}))
     first = [h.chunk.document_id for h in index.search("退款重复提交", 5).hits]
     assert first == ["a#重复退款", "b#重复退款"]
     assert [h.chunk.document_id for h in index.search("退款重复提交", 5).hits] == first
@@ -99,50 +113,80 @@ def test_matched_terms_come_most_specific_first(bundled: KnowledgeIndex) -> None
     assert 0 < hit.coverage <= 1 and hit.score > 0
 
 
-def test_the_index_is_built_once_however_often_it_is_searched(make_folder: Folder, clock: ManualClock) -> None:
-    index = KnowledgeIndex(make_folder({"a.md": "# 支付\n\n支付超时。\n"}), clock=clock)
+def test_searching_reads_no_file(make_folder: Folder, clock: ManualClock) -> None:
+    index = open_index(make_folder({"a.md": "# 支付\n\n支付超时。\n"}), clock)
     for _ in range(20):
         assert index.search("支付超时", 5).hits
-        clock.advance(3)  # the folder is checked, but nothing changed
-    assert index.build_count == 1
+        clock.advance(3)  # the folder is rescanned, but nothing changed
+    assert index.parsed_count == 1
+
+
+def test_an_index_on_disk_is_used_without_reading_the_documents_again(make_folder: Folder) -> None:
+    folder = make_folder({"a.md": "# 支付\n\n支付超时。\n", "b.md": "# 退款\n\n退款重复提交。\n"})
+    open_index(folder).close()
+    reopened = open_index(folder)
+    assert reopened.parsed_count == 0
+    assert reopened.search("退款重复提交", 5).hits
 
 
 def test_a_changed_file_is_reindexed_after_the_check_interval(make_folder: Folder, clock: ManualClock) -> None:
-    folder = make_folder({"a.md": "# 支付\n\n支付超时。\n"})
-    index = KnowledgeIndex(folder, clock=clock)
-    path = folder / "a.md"
-    before = path.stat().st_mtime_ns
-    path.write_text("# 退款\n\n退款重复提交。\n", encoding="utf-8")
-    os.utime(path, ns=(before + 10**9, before + 10**9))
+    folder = make_folder({"a.md": "# 支付\n\n支付超时。\n", "b.md": "# 锁\n\n锁等待。\n"})
+    index = open_index(folder, clock)
+    restamp(folder / "a.md", "# 退款\n\n退款重复提交。\n")
     clock.advance(1.0)
     assert index.search("支付超时", 5).hits  # not checked yet: still the old index
-    assert index.build_count == 1
     clock.advance(1.0)
     assert index.search("支付超时", 5).hits == ()
     assert index.search("退款重复提交", 5).hits
-    assert index.build_count == 2
+    assert index.parsed_count == 3  # a.md twice, b.md once
+
+
+def test_a_touched_but_unchanged_file_is_not_parsed_again(make_folder: Folder, clock: ManualClock) -> None:
+    folder = make_folder({"a.md": "# 支付\n\n支付超时。\n"})
+    index = open_index(folder, clock)
+    restamp(folder / "a.md", "# 支付\n\n支付超时。\n")
+    clock.advance(2.0)
+    assert index.search("支付超时", 5).hits
+    assert index.parsed_count == 1
+
+
+def test_an_edit_is_found_by_the_next_query_through_the_watcher(make_folder: Folder) -> None:
+    folder = make_folder({"a.md": "# 支付\n\n支付超时。\n"})
+    index = open_index(folder, watch=True)
+    try:
+        (folder / "sub").mkdir()
+        (folder / "sub" / "b.md").write_text("# 退款\n\n退款重复提交。\n", encoding="utf-8")
+        restamp(folder / "a.md", "# 锁\n\n行锁等待超时。\n")
+        deadline = time.monotonic() + 5
+        while not index.search("行锁等待", 5).hits and time.monotonic() < deadline:
+            time.sleep(0.01)  # the watcher's event is in flight
+        assert [hit.chunk.source for hit in index.search("退款重复提交", 5).hits] == ["sub/b.md"]
+        assert index.search("行锁等待", 5).hits
+        assert index.search("支付超时", 5).hits == ()
+    finally:
+        index.close()
 
 
 def test_a_new_file_is_picked_up(make_folder: Folder, clock: ManualClock) -> None:
     folder = make_folder({"a.md": "# 支付\n\n支付超时。\n"})
-    index = KnowledgeIndex(folder, clock=clock)
+    index = open_index(folder, clock)
     (folder / "sub").mkdir()
     (folder / "sub" / "b.md").write_text("# 退款\n\n退款重复提交。\n", encoding="utf-8")
     clock.advance(2.0)
     assert [h.chunk.source for h in index.search("退款重复提交", 5).hits] == ["sub/b.md"]
-    assert index.build_count == 2
+    assert index.parsed_count == 2
 
 
 @pytest.mark.parametrize(
     "files",
-    [None, {}, {"notes.txt": "支付超时"}, {"a.md": "\n\n"}, {".hidden.md": "# 支付\n\n支付超时。\n"}],
-    ids=["missing", "empty", "no-markdown", "blank", "hidden-only"],
+    [None, {}, {"notes.pdf": "支付超时"}, {"a.md": "\n\n"}, {".hidden.md": "# 支付\n\n支付超时。\n"}],
+    ids=["missing", "empty", "unsupported", "blank", "hidden-only"],
 )
 def test_an_unusable_folder_makes_the_index_unavailable(
     tmp_path: Path, make_folder: Folder, files: dict[str, str] | None
 ) -> None:
     folder = tmp_path / "missing" if files is None else make_folder(files)
-    index = KnowledgeIndex(folder, clock=ManualClock())
+    index = open_index(folder)
     with pytest.raises(KnowledgeUnavailable) as raised:
         index.search("支付超时", 5)
     assert raised.value.code == "KNOWLEDGE_UNAVAILABLE"
@@ -150,19 +194,19 @@ def test_an_unusable_folder_makes_the_index_unavailable(
 
 def test_the_index_recovers_when_the_folder_appears(tmp_path: Path, clock: ManualClock) -> None:
     folder = tmp_path / "kb"
-    index = KnowledgeIndex(folder, clock=clock)
+    index = open_index(folder, clock)
     with pytest.raises(KnowledgeUnavailable):
         index.search("支付超时", 5)
     folder.mkdir()
     (folder / "a.md").write_text("# 支付\n\n支付超时。\n", encoding="utf-8")
     clock.advance(2.0)
     assert index.search("支付超时", 5).hits
-    assert index.build_count == 1
+    assert index.parsed_count == 1
 
 
 def test_a_vanished_folder_makes_the_index_unavailable(make_folder: Folder, clock: ManualClock) -> None:
     folder = make_folder({"a.md": "# 支付\n\n支付超时。\n"})
-    index = KnowledgeIndex(folder, clock=clock)
+    index = open_index(folder, clock)
     (folder / "a.md").unlink()
     folder.rmdir()
     clock.advance(2.0)
@@ -170,25 +214,24 @@ def test_a_vanished_folder_makes_the_index_unavailable(make_folder: Folder, cloc
         index.search("支付超时", 5)
 
 
-def test_an_undecodable_file_is_skipped(make_folder: Folder) -> None:
+def test_an_undecodable_file_is_skipped_and_named(make_folder: Folder) -> None:
     folder = make_folder({"a.md": "# 支付\n\n支付超时。\n"})
     (folder / "b.md").write_bytes(b"# \xff\xfe broken\n")
-    index = KnowledgeIndex(folder, clock=ManualClock())
-    result = index.search("支付超时", 5)
-    assert result.documents == 1 and result.hits
-    assert result.skipped == ("b.md",)
+    result = open_index(folder).search("支付超时", 5)
+    assert result.totals.documents == 1 and result.hits
+    assert [path for path, _ in result.totals.skipped] == ["b.md"]
+    assert "UTF-8" in result.totals.skipped[0][1]
 
 
-def test_the_signature_covers_path_mtime_and_size(make_folder: Folder) -> None:
-    folder = make_folder({"a.md": "x", "sub/b.md": "yy", "c.txt": "z"})
-    signature = folder_signature(folder)
-    assert signature is not None
-    assert [(path, size) for path, _, size in signature] == [("a.md", 1), ("sub/b.md", 2)]
+def test_the_scan_lists_supported_visible_files(make_folder: Folder) -> None:
+    folder = make_folder({"a.md": "x", "sub/b.md": "yy", "c.pdf": "z", ".git/d.md": "w"})
+    files = scan(folder)
+    assert files is not None
+    assert {path: state.size for path, state in files.items()} == {"a.md": 1, "sub/b.md": 2}
 
 
-def test_concurrent_searches_share_one_build(bundled: KnowledgeIndex) -> None:
-    builds = bundled.build_count
+def test_concurrent_searches_read_one_index(bundled: KnowledgeIndex) -> None:
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(lambda _: top(bundled, "支付超时", 5), range(40)))
     assert all(result == results[0] for result in results)
-    assert bundled.build_count == builds == 1
+    assert bundled.parsed_count == 7

@@ -22,7 +22,7 @@ from typing import Literal
 import yaml
 
 from contract.vocabulary import HarnessError
-from tools.knowledge.index import KnowledgeIndex
+from tools.knowledge.quality.baseline_bm25 import KnowledgeIndex
 from tools.knowledge.quality.distractors import distractor_documents
 
 BUNDLED_DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -133,7 +133,7 @@ def evaluate(search: Search, queries: Sequence[LabelledQuery]) -> QualityReport:
 
 
 def baseline_search(folder: Path) -> Callable[[str], list[str]]:
-    """Today's BM25 (:class:`tools.knowledge.index.KnowledgeIndex`) over ``folder``, as ranked section ids."""
+    """Today's BM25 (:mod:`tools.knowledge.quality.baseline_bm25`) over ``folder``, as ranked section ids."""
     index = KnowledgeIndex(folder)
 
     def search(query: str) -> list[str]:
