@@ -139,7 +139,7 @@ class KnowledgeIndex:
             if changes.everything:
                 self._full_sync()
             elif changes.paths:
-                self._sync_paths(changes.paths)
+                self._take_in(changes.paths)
             return
         now = self._clock.monotonic()
         if now - self._checked_at >= self._refresh_interval_s:
@@ -153,13 +153,18 @@ class KnowledgeIndex:
             return SyncReport()
         return self._record(sync(self.store, self.folder, files, progress=progress))
 
-    def _sync_paths(self, paths: frozenset[str]) -> None:
+    def take_in(self, paths: frozenset[str]) -> SyncReport:
+        """Take in the files named by ``paths`` now (what the watcher reports), without rescanning the folder."""
+        with self._lock:
+            return self._take_in(paths)
+
+    def _take_in(self, paths: frozenset[str]) -> SyncReport:
         files = {}
         for path in paths:
             state = stat_file(self.folder, path)
             if state is not None:
                 files[path] = state
-        self._record(sync(self.store, self.folder, files, only=paths))
+        return self._record(sync(self.store, self.folder, files, only=paths))
 
     def _record(self, report: SyncReport) -> SyncReport:
         self._parsed += len(report.parsed)
