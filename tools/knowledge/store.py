@@ -24,6 +24,8 @@ from tools.knowledge.tokens import document_tokens
 SCHEMA_VERSION = 1
 HEADING_WEIGHT = 3.0
 BUSY_TIMEOUT_S = 10.0
+CHECKPOINT_AFTER = 50
+"""A sync that rewrote this many files folds the write-ahead log back into the database file."""
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS documents (
@@ -137,6 +139,7 @@ class KnowledgeStore:
 
     def apply(self, indexed: Iterable[Indexed], touched: Iterable[Indexed], removed: Iterable[str]) -> None:
         """In one transaction: replace the sections of ``indexed``, restamp ``touched``, drop ``removed``."""
+        indexed = list(indexed)
         with self._transaction() as db:
             for path in removed:
                 _delete(db, path)
@@ -148,6 +151,9 @@ class KnowledgeStore:
             for item in indexed:
                 _delete(db, item.path)
                 _insert(db, item)
+        if len(indexed) >= CHECKPOINT_AFTER:
+            with self._lock:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     def totals(self) -> Totals:
         with self._lock:
