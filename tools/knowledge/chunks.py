@@ -1,16 +1,16 @@
 """Citable sections of knowledge documents, one chunk per heading; the formats live in ``tools.knowledge.formats``.
 
-A section is the text between a heading line and the next heading of any level (so a ``##`` section does not
-contain its ``###`` children); text before the first heading is a section of its own. Lines inside fenced code
-blocks are never headings (markdown-it-py finds them). A chunk's ``text`` is the section body exactly as it is in the file, with only the
-surrounding blank lines removed, so every excerpt taken from it is a substring of the source document.
+A section is the text between a heading and the next heading of any level (so a ``##`` section does not contain
+its ``###`` children); text before the first heading is a section of its own. markdown-it-py finds the headings,
+so lines inside fenced code blocks are never headings. A chunk's ``text`` is the section body exactly as it is in
+the file, with only the surrounding blank lines removed, so every excerpt taken from it is a substring of the
+source document.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 _SLUG_DROP = re.compile(r"[^\w\- ]")
 MAX_ANCHOR_CHARS = 80
