@@ -134,6 +134,10 @@ def test_gbk_html_with_a_declared_charset_decodes() -> None:
     page = '<html><head><meta charset="gbk"></head><body><h1>订单库</h1><p>字段说明</p></body></html>'
     chunks = parse_document("gbk.html", page.encode("gbk"))
     assert [(c.title, c.text) for c in chunks] == [("订单库", "字段说明")]
+    with pytest.raises(UnreadableDocument, match="unknown charset"):
+        parse_document("x.html", b'<meta charset="bogus"><p>\xff</p>')
+    with pytest.raises(UnreadableDocument, match="not UTF-8"):
+        parse_document("x.html", b"<p>\xff</p>")
 
 
 @pytest.mark.parametrize("name", ["x.md", "x.txt", "x.html", "x.markdown"])

@@ -39,7 +39,9 @@ def _decode(data: bytes) -> str:
         raise UnreadableDocument("not UTF-8 text and no charset declared")
     try:
         return data.decode(declared)
-    except (LookupError, UnicodeDecodeError):
+    except LookupError:
+        raise UnreadableDocument(f"unknown charset {declared}") from None
+    except UnicodeDecodeError:
         raise UnreadableDocument(f"not valid {declared} text") from None
 
 
