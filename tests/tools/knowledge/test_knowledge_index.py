@@ -235,3 +235,17 @@ def test_concurrent_searches_read_one_index(bundled: KnowledgeIndex) -> None:
         results = list(pool.map(lambda _: top(bundled, "支付超时", 5), range(40)))
     assert all(result == results[0] for result in results)
     assert bundled.parsed_count == 7
+
+
+def test_html_and_plain_text_documents_are_searched_beside_markdown(make_folder: Folder) -> None:
+    html = (
+        "<html><head><title>x</title></head><body><nav>首页 登录</nav><main><h1>库存服务手册</h1>"
+        "<h2>库存锁定超时</h2><p>出现 ERR_STOCK_LOCKED 时先查 inventory_db.sku_stock 的锁等待。</p></main>"
+        "<footer>版权所有</footer></body></html>"
+    )
+    folder = make_folder({"wiki/stock.html": html, "notes/cache.txt": "缓存击穿时先看热点 key 的命中率。\n"})
+    index = open_index(folder)
+    stock = index.search("ERR_STOCK_LOCKED 锁等待", 3).hits
+    assert stock[0].chunk.document_id == "wiki/stock#库存锁定超时"
+    assert "ERR_STOCK_LOCKED" in stock[0].chunk.text and "版权所有" not in stock[0].chunk.text
+    assert index.search("缓存击穿 命中率", 3).hits[0].chunk.source == "notes/cache.txt"
