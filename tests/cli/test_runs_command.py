@@ -255,4 +255,4 @@ def test_show_prints_the_released_fallback_and_knowledge_answer(
     code, out, _ = _cli(capsys, config, "runs", "show", ids["knowledge"])
     lines = [line.strip("│├└─ ") for line in out.splitlines()]
     assert code == 0 and "content KNOWLEDGE_ANSWER" in lines and "answer: ERR_TIMEOUT 表示请求超时。" in lines
-    assert "references" in lines and any(line.startswith("payment-system-overview#") for line in lines)
+    assert "references" in lines and any(line.startswith("error-codes#err_timeout") for line in lines)
