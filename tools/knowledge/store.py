@@ -113,7 +113,8 @@ class KnowledgeStore:
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version not in (0, SCHEMA_VERSION):
             self._db.executescript(
-                "DROP TABLE IF EXISTS documents; DROP TABLE IF EXISTS sections; DROP TABLE IF EXISTS section_terms; DROP TABLE IF EXISTS section_vocabulary;"
+                "DROP TABLE IF EXISTS section_vocabulary; DROP TABLE IF EXISTS section_terms; "
+                "DROP TABLE IF EXISTS sections; DROP TABLE IF EXISTS documents;"
             )
         self._db.executescript(_SCHEMA)
 
@@ -210,4 +211,6 @@ def _insert(db: sqlite3.Connection, item: Indexed) -> None:
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (item.path, position, chunk.document_id, chunk.title, chunk.breadcrumb, chunk.text, distinct),
         )
-        db.execute("INSERT INTO section_terms (rowid, heading, body) VALUES (?, ?, ?)", (cursor.lastrowid, heading, body))
+        db.execute(
+            "INSERT INTO section_terms (rowid, heading, body) VALUES (?, ?, ?)", (cursor.lastrowid, heading, body)
+        )

@@ -98,10 +98,9 @@ def sync(
     """Make ``store`` hold ``files`` (the folder's current listing, or the part of it named by ``only``)."""
     known = store.files()
     paths = set(files) | set(known) if only is None else set(only)
+    stamps = {path: (stored.mtime_ns, stored.size) for path, stored in known.items()}
     changed = [
-        path
-        for path in sorted(paths)
-        if path in files and (path not in known or (known[path].mtime_ns, known[path].size) != (files[path].mtime_ns, files[path].size))
+        path for path in sorted(paths) if path in files and stamps.get(path) != (files[path].mtime_ns, files[path].size)
     ]
     removed = sorted(path for path in paths if path in known and path not in files)
     report = SyncReport(scanned=len(paths), removed=removed)

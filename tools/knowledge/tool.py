@@ -18,9 +18,9 @@ from contract.tool import INVALID_ARGUMENTS, ToolResultProjector, ToolSpec, fail
 from tools.knowledge import index as retrieval
 from tools.knowledge.index import KnowledgeIndex, KnowledgeUnavailable, SearchResult
 from tools.knowledge.projector import RagResultProjector
-from tools.knowledge.store import HEADING_WEIGHT
 from tools.knowledge.settings import KnowledgeToolSettings
 from tools.knowledge.spec import KNOWLEDGE_UNAVAILABLE, LOOKUP_KNOWLEDGE_SPEC, SAFE_MESSAGES, LookupKnowledgeArguments
+from tools.knowledge.store import HEADING_WEIGHT
 
 BUNDLED_DOCS = Path(__file__).resolve().parent / "docs"
 MAX_RAW_HITS = 20

@@ -182,7 +182,23 @@ def test_markdown_setext_headings_and_fenced_hashes() -> None:
 
 
 LINES = st.sampled_from(
-    ["", "# A", "## B", "### A", "text", "  indented", "```", "~~~", "# 中文", "===", "---", "> # q", "- # li", "#", "\r"]
+    [
+        "",
+        "# A",
+        "## B",
+        "### A",
+        "text",
+        "  indented",
+        "```",
+        "~~~",
+        "# 中文",
+        "===",
+        "---",
+        "> # q",
+        "- # li",
+        "#",
+        "\r",
+    ]
 )
 
 

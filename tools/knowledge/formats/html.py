@@ -81,7 +81,7 @@ def _drop_boilerplate(soup: BeautifulSoup) -> None:
     doomed = [
         tag
         for tag in soup.find_all(True)
-        if tag.name in BOILERPLATE and not (tag.name == "header" and tag.find_parent(("article", "main")))
+        if (tag.name in BOILERPLATE and not (tag.name == "header" and tag.find_parent(("article", "main"))))
         or BOILERPLATE_ROLES & set(str(tag.get("role") or "").lower().split())
     ]
     for tag in doomed:

@@ -78,8 +78,10 @@ def _filler(rng: random.Random, sentences: int) -> str:
 
 def _overview(svc: Service, rng: random.Random) -> Lines:
     storage = f"数据存储在 {svc.database}（MySQL）" if svc.database else "本身不持有业务数据库"
-    rows = [f"| {dep} | {rng.choice(['同步 RPC', '异步消息', 'HTTP', 'SDK'])} | {rng.randint(1, 8) * 100}ms |"
-            for dep in svc.dependencies]
+    rows = [
+        f"| {dep} | {rng.choice(['同步 RPC', '异步消息', 'HTTP', 'SDK'])} | {rng.randint(1, 8) * 100}ms |"
+        for dep in svc.dependencies
+    ]
     return [
         f"{svc.name} 由{svc.owner}负责，技术栈为 {svc.stack}，{storage}。生产环境 {rng.randint(3, 24)} 个实例，"
         f"值班组为 {svc.oncall}。{_filler(rng, 4)}",
@@ -226,8 +228,15 @@ def pool_exhaustion(svc: Service, rng: random.Random, label: str = "") -> str:
         "```",
         f"{svc.name} 把获取连接超时映射为错误码 {code}。{_filler(rng, 1)}",
     ]
-    config = ["```yaml", "spring:", "  datasource:", "    hikari:", f"      maximum-pool-size: {pool}",
-              f"      connection-timeout: {rng.choice([5000, 10000])}", "```"]
+    config = [
+        "```yaml",
+        "spring:",
+        "  datasource:",
+        "    hikari:",
+        f"      maximum-pool-size: {pool}",
+        f"      connection-timeout: {rng.choice([5000, 10000])}",
+        "```",
+    ]
     sections: list[Section] = [
         (2, "1. 症状", symptoms),
         (2, "2. 原因", _cause(svc, rng, *rng.choice(vocabulary().causes[:3]))),
