@@ -97,6 +97,11 @@ class KnowledgeIndex:
         return self._parsed
 
     @property
+    def watching(self) -> bool:
+        """True while a file-system watcher reports this folder's changes; otherwise the folder is polled."""
+        return self._watch is not None and self._watch.alive
+
+    @property
     def totals(self) -> Totals:
         return self._totals
 
@@ -134,7 +139,7 @@ class KnowledgeIndex:
         return SearchResult(parsed.terms, hits, len(qualified), len(candidates), totals)
 
     def _catch_up(self) -> None:
-        if self._watch is not None and self._watch.alive:
+        if self.watching:
             changes = self._watch.take()
             if changes.everything:
                 self._full_sync()

@@ -8,11 +8,13 @@ files, so it asks for a full rescan instead. ``take()`` hands over what was reco
 from __future__ import annotations
 
 import threading
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver, ObservedWatch
 
 
 @dataclass(frozen=True)
@@ -59,35 +61,74 @@ class _Recorder(FileSystemEventHandler):
         return changes
 
 
-class FolderWatch:
-    """A running watch of one folder; ``alive`` is False when the observer could not start or has died."""
+class _SharedObserver:
+    """One observer thread, and so one inotify instance, for the whole process.
 
-    def __init__(self, observer: object | None, recorder: _Recorder) -> None:
-        self._observer = observer
+    A process may open many indexes over time (each in-process diagnosis builds its tools), and Linux allows a
+    user 128 inotify instances. Every folder watch is scheduled on this one observer, and a watch is unscheduled
+    when the last index using it is closed or collected.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._observer: BaseObserver | None = None
+        self._users: dict[ObservedWatch, int] = {}
+
+    def subscribe(self, recorder: _Recorder, folder: Path) -> ObservedWatch | None:
+        with self._lock:
+            try:
+                if self._observer is None or not self._observer.is_alive():
+                    observer = Observer()
+                    observer.daemon = True
+                    observer.start()
+                    self._observer, self._users = observer, {}
+                watch = self._observer.schedule(recorder, str(folder), recursive=True)
+            except OSError:
+                return None
+            self._users[watch] = self._users.get(watch, 0) + 1
+            return watch
+
+    def unsubscribe(self, recorder: _Recorder, watch: ObservedWatch) -> None:
+        with self._lock:
+            if self._observer is None or watch not in self._users:
+                return
+            self._observer.remove_handler_for_watch(recorder, watch)
+            self._users[watch] -= 1
+            if self._users[watch] == 0:
+                del self._users[watch]
+                self._observer.unschedule(watch)
+
+    def watching(self, watch: ObservedWatch) -> bool:
+        with self._lock:
+            return self._observer is not None and self._observer.is_alive() and watch in self._users
+
+
+_SHARED = _SharedObserver()
+
+
+class FolderWatch:
+    """A watch of one folder; ``alive`` is False when no observer could start (the index then polls)."""
+
+    def __init__(self, recorder: _Recorder, watch: ObservedWatch | None) -> None:
         self._recorder = recorder
+        self._watch = watch
+        self._release = weakref.finalize(self, _SHARED.unsubscribe, recorder, watch) if watch is not None else None
 
     @classmethod
     def start(cls, folder: Path) -> FolderWatch:
-        recorder = _Recorder(folder.resolve())
-        if not folder.is_dir():
-            return cls(None, recorder)
-        observer = Observer()
-        observer.daemon = True
-        try:
-            observer.schedule(recorder, str(folder.resolve()), recursive=True)
-            observer.start()
-        except OSError:
-            return cls(None, recorder)
-        return cls(observer, recorder)
+        resolved = folder.resolve()
+        recorder = _Recorder(resolved)
+        if not resolved.is_dir():
+            return cls(recorder, None)
+        return cls(recorder, _SHARED.subscribe(recorder, resolved))
 
     @property
     def alive(self) -> bool:
-        return self._observer is not None and self._observer.is_alive()
+        return self._watch is not None and _SHARED.watching(self._watch)
 
     def take(self) -> Changes:
         return self._recorder.take()
 
     def stop(self) -> None:
-        if self._observer is not None:
-            self._observer.stop()
-            self._observer.join(timeout=2)
+        if self._release is not None:
+            self._release()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -165,6 +166,27 @@ def test_an_edit_is_found_by_the_next_query_through_the_watcher(make_folder: Fol
         assert index.search("支付超时", 5).hits == ()
     finally:
         index.close()
+
+
+def test_indexes_past_the_inotify_instance_limit_keep_watching(make_folder: Folder) -> None:
+    """Linux allows a user 128 inotify instances; a process that opens more indexes than that, and drops them
+    without closing them (as each in-process diagnosis does with its tools), still watches every folder."""
+    opened = [open_index(make_folder({"a.md": "# 支付\n\n支付超时。\n"}), watch=True) for _ in range(40)]
+    for _ in range(160):
+        open_index(make_folder({"a.md": "# 支付\n\n支付超时。\n"}), watch=True)
+        gc.collect()
+    last = open_index(make_folder({"a.md": "# 支付\n\n支付超时。\n"}), watch=True)
+    try:
+        assert all(index.watching for index in [*opened, last])
+        restamp(last.folder / "a.md", "# 锁\n\n行锁等待超时。\n")
+        deadline = time.monotonic() + 5
+        while not last.search("行锁等待", 5).hits and time.monotonic() < deadline:
+            time.sleep(0.01)  # the watcher's event is in flight
+        assert last.search("行锁等待", 5).hits
+    finally:
+        for index in [*opened, last]:
+            index.close()
+    assert not last.watching
 
 
 def test_a_new_file_is_picked_up(make_folder: Folder, clock: ManualClock) -> None:
