@@ -109,7 +109,7 @@ def _pattern_span(results: Results) -> list[Fact]:
 
 
 def _created_to_timeout(results: Results) -> list[Fact]:
-    """创建约 1 分钟后即被置为 TIMEOUT: created_at to updated_at of a row."""
+    """创建约 15 分钟后即被置为 TIMEOUT: created_at to updated_at of a row."""
     if not results.has(ORDER_ROW):
         return []
     made: list[Fact] = []

@@ -79,7 +79,7 @@ def test_the_corpus_is_deterministic_by_seed(records: dict[str, InvocationRecord
 
 def test_values_are_computed_from_the_results(drafts: list[FaithfulDraft]) -> None:
     texts = " ".join(item["text"] for draft in drafts for item in draft.draft["analysis"])
-    for written in ("约 9 秒后", "持续了约 20 分钟", "创建约 1 分钟后即被置为 TIMEOUT", "每隔约 5 分钟报一次 DOWN",
+    for written in ("约 9 秒后", "持续了约 20 分钟", "创建约 15 分钟后即被置为 TIMEOUT", "每隔约 5 分钟报一次 DOWN",
                     "约 1.4 秒（27.932s − 26.506s）", "耗时 21～28 秒", "12 月 1 日", "北京时间 19:15:07",
                     "共 19 笔", "占比约 31.6%", "= 0.3924 / (0.3924 + 0.1001)，约 80%", "biz_order.payment_status",
                     "四十多条", "p99 延迟最高 30 秒", "30001 毫秒"):  # fmt: skip

@@ -1,9 +1,10 @@
 """The demo ``order_db``: the same rows for the embedded SQLite copy and for a MariaDB/MySQL script.
 
 Timestamps are relative to *now*, like the mock logs, so "the last 30 minutes" tells the same story in
-both: order-123 and a cluster of other orders timed out at the payment step while order-service's
-connection pool was exhausted; earlier orders paid normally. The tables hold more columns than the
-allowlist exposes (``amount``, ``phone``, ``error_code``): the allowlist hides them, a realistic case.
+both: order-123 and a cluster of other orders were created while order-service's connection pool was
+exhausted, and the timeout compensator closed them as TIMEOUT 15 minutes later; earlier orders paid
+normally. The tables hold more columns than the allowlist exposes (``amount``, ``phone``, ``error_code``):
+the allowlist hides them, a realistic case.
 """
 
 from __future__ import annotations
@@ -36,14 +37,19 @@ TABLES = (
     "CREATE INDEX idx_biz_order_updated ON biz_order (updated_at)",
 )
 
+COMPENSATION_AFTER_MIN = 15
+"""order-service's ``payment-timeout-compensator`` closes a payment still INIT this many minutes after it was
+created (the bundled payment-system overview says so): every TIMEOUT row was updated exactly then, and a
+payment younger than that is still INIT."""
+
 _TIMED_OUT = [
-    # order_id, user, minutes ago created, minutes until payment gave up, channel
-    ("order-123", "u-1001", 26, 1, "ALIPAY"),
-    ("order-4711", "u-2042", 24, 1, "WECHAT"),
-    ("order-4718", "u-2077", 21, 1, "ALIPAY"),
-    ("order-4725", "u-3101", 17, 1, "CARD"),
-    ("order-4730", "u-3150", 12, 1, "WECHAT"),
-    ("order-4733", "u-3188", 8, 1, "ALIPAY"),
+    # order_id, user, minutes ago created, channel
+    ("order-123", "u-1001", 26, "ALIPAY"),
+    ("order-4711", "u-2042", 24, "WECHAT"),
+    ("order-4718", "u-2077", 21, "ALIPAY"),
+    ("order-4725", "u-3101", 19, "CARD"),
+    ("order-4730", "u-3150", 17, "WECHAT"),
+    ("order-4733", "u-3188", 16, "ALIPAY"),
 ]
 _PAID = [(f"order-{4600 + i}", f"u-{1200 + i}", 40 + 7 * i, ("ALIPAY", "WECHAT", "CARD")[i % 3]) for i in range(12)]
 _PENDING = [("order-4735", "u-3190", 4, "ALIPAY")]
@@ -57,8 +63,8 @@ def demo_rows(now: datetime) -> dict[str, list[tuple[object, ...]]]:
     """Rows of each table, timestamps as ``YYYY-MM-DD HH:MM:SS`` in UTC, relative to ``now``."""
     orders: list[tuple[object, ...]] = []
     payments: list[tuple[object, ...]] = []
-    for i, (order_id, user, ago, wait, channel) in enumerate(_TIMED_OUT):
-        created, gave_up = now - timedelta(minutes=ago), now - timedelta(minutes=ago - wait)
+    for i, (order_id, user, ago, channel) in enumerate(_TIMED_OUT):
+        created, gave_up = now - timedelta(minutes=ago), now - timedelta(minutes=ago - COMPENSATION_AFTER_MIN)
         orders.append(
             (order_id, user, "TIMEOUT", f"{88 + 11 * i}.00", f"1380013{i:04d}", _stamp(created), _stamp(gave_up))
         )

@@ -298,7 +298,7 @@ def _incident(rng: random.Random) -> Iterator[Event]:
             ago,
             "payment-service",
             "ERROR",
-            f"ERR_TIMEOUT calling channel ALIPAY trade.query order={rng.choice(ORDER_IDS)} after 5000ms",
+            f"ERR_CHANNEL_TIMEOUT calling channel ALIPAY trade.query order={rng.choice(ORDER_IDS)} after 3000ms",
         )
     yield _app(
         1_395,
