@@ -52,28 +52,51 @@ class _Runs:
         return self._aligned[first][index - first]
 
     def _align(self, first: int, last: int) -> list[int | None]:
-        """Each non-space character of the run matched to the next equal one in its stretch, each character of
-        the stretch as the normal form reads it (``Ａ`` as ``A``, a zero-width space as nothing); the rest: None."""
+        """Each non-space character of the run matched to an equal one in its stretch, each character or entity
+        of the stretch as the normal form reads it (``Ａ`` as ``A``, ``&#49;`` as ``1``, a zero-width space as
+        nothing); the rest: None. Matched in order from the start and from the end, and the way that matches more
+        is kept; on a tie the one from the end, since what the normal form puts before a cell's text (its header
+        label) is written elsewhere and must not take the cell's own characters."""
         start, stop = self.origin[first], self.stop(last)
-        stretch = [
-            (char, at)
-            for at in range(start, stop)
-            for char in (self.source[at] if self.source[at].isascii() else normal_form(self.source[at]).text)
-        ]
+        stretch: list[tuple[str, int]] = []
+        at = start
+        while at < stop:
+            written = _written_at(self.source, at, stop)
+            read = written if written.isascii() and len(written) == 1 else normal_form(written).text
+            stretch.extend((char, at) for char in read)
+            at += len(written)
         places: dict[str, list[int]] = {}
         for index, (char, _) in enumerate(stretch):
             places.setdefault(char, []).append(index)
-        positions: list[int | None] = []
-        after = 0
-        for char in self.text[first:last]:
-            candidates = places.get(char, []) if not char.isspace() else []
-            found = bisect.bisect_left(candidates, after)
-            if found < len(candidates):
-                positions.append(stretch[candidates[found]][1])
-                after = candidates[found] + 1
-            else:
-                positions.append(None)
-        return positions
+        text, last_index = self.text[first:last], len(stretch) - 1
+        forward = _greedy(text, places, stretch)
+        mirrored = {char: [last_index - index for index in reversed(at)] for char, at in places.items()}
+        backward = _greedy(text[::-1], mirrored, stretch[::-1])[::-1]
+        matched = [sum(position is not None for position in way) for way in (forward, backward)]
+        return forward if matched[0] > matched[1] else backward
+
+
+def _greedy(text: str, places: dict[str, list[int]], stretch: list[tuple[str, int]]) -> list[int | None]:
+    """Each non-space character of ``text`` matched to the next equal one of ``stretch``, in order."""
+    positions: list[int | None] = []
+    after = 0
+    for char in text:
+        candidates = places.get(char, []) if not char.isspace() else []
+        found = bisect.bisect_left(candidates, after)
+        if found < len(candidates):
+            positions.append(stretch[candidates[found]][1])
+            after = candidates[found] + 1
+        else:
+            positions.append(None)
+    return positions
+
+
+def _written_at(source: str, at: int, stop: int) -> str:
+    """The character at ``at``, or the whole entity starting there when the normal form decodes it."""
+    entity = _ENTITY.match(source, at, stop)
+    if entity and normal_form(entity.group()).text != entity.group():
+        return entity.group()
+    return source[at]
 
 
 def source_spans(form: NormalForm, source: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -105,7 +128,8 @@ def _source_span(form: NormalForm, runs: _Runs, start: int, end: int) -> tuple[i
     first, last = runs.run(end - 1)
     if last - first > 1:
         aligned = runs.aligned(end - 1)
-        high = runs.stop(last) if aligned is None else aligned + 1
+        source = runs.source
+        high = runs.stop(last) if aligned is None else aligned + len(_written_at(source, aligned, len(source)))
     elif runs.source.startswith("&", high - 1) and (entity := _ENTITY.match(runs.source, high - 1)):
         high = entity.end()
     return low, max(high, low + 1)
