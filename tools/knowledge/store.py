@@ -3,7 +3,8 @@
 Terms are made by :mod:`tools.knowledge.tokens` (Latin identifiers whole and in parts, CJK characters and
 bigrams) and stored space-separated, so FTS5's ``unicode61`` tokenizer with ``._-`` as token characters reads
 each term back as one token: the inverted index is SQLite's, the vocabulary is ours. Ranking is FTS5's
-``bm25()`` with the heading column weighted ×3 (k1 = 1.2, b = 0.75, as before).
+``bm25()`` (k1 = 1.2, b = 0.75) over three columns: the document title (×1, every section's context), the
+section's own headings below the title (×5) and its text (×1).
 
 Every change to the index is one transaction and the database runs in WAL mode, so a reader sees the index as it
 was before a sync or after it, never half of one.
@@ -18,11 +19,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.knowledge.chunks import Chunk
+from tools.knowledge.chunks import BREADCRUMB_SEPARATOR, Chunk
 from tools.knowledge.tokens import document_tokens
 
-SCHEMA_VERSION = 1
-HEADING_WEIGHT = 3.0
+SCHEMA_VERSION = 2
+TITLE_WEIGHT = 1.0
+HEADING_WEIGHT = 5.0
 BUSY_TIMEOUT_S = 10.0
 CHECKPOINT_AFTER = 50
 """A sync that rewrote this many files folds the write-ahead log back into the database file."""
@@ -38,7 +40,7 @@ CREATE TABLE IF NOT EXISTS sections (
 );
 CREATE INDEX IF NOT EXISTS sections_by_path ON sections (path);
 CREATE VIRTUAL TABLE IF NOT EXISTS section_terms USING fts5(
-    heading, body, tokenize = "unicode61 tokenchars '._-' remove_diacritics 0"
+    title, heading, body, tokenize = "unicode61 tokenchars '._-' remove_diacritics 0"
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS section_vocabulary USING fts5vocab(section_terms, row);
 PRAGMA user_version = {SCHEMA_VERSION};
@@ -46,7 +48,7 @@ PRAGMA user_version = {SCHEMA_VERSION};
 
 _SEARCH = """
 SELECT s.path, s.position, s.document_id, s.title, s.breadcrumb, s.text, s.terms,
-       bm25(section_terms, ?, 1.0) AS score
+       bm25(section_terms, ?, ?, 1.0) AS score
 FROM section_terms JOIN sections AS s ON s.id = section_terms.rowid
 WHERE section_terms MATCH ?
 ORDER BY score, s.path, s.position
@@ -185,7 +187,7 @@ class KnowledgeStore:
         if not expression:
             return []
         with self._lock:
-            rows = self._db.execute(_SEARCH, (HEADING_WEIGHT, expression, limit)).fetchall()
+            rows = self._db.execute(_SEARCH, (TITLE_WEIGHT, HEADING_WEIGHT, expression, limit)).fetchall()
         return [
             Candidate(Chunk(document_id, path, title, breadcrumb, text), -score, terms_text)
             for path, _, document_id, title, breadcrumb, text, terms_text, score in rows
@@ -203,14 +205,25 @@ def _insert(db: sqlite3.Connection, item: Indexed) -> None:
         (item.path, item.mtime_ns, item.size, item.sha256, len(item.chunks), item.skipped),
     )
     for position, chunk in enumerate(item.chunks):
-        heading, heading_terms = _term_text(chunk.breadcrumb)
+        title, title_terms = _term_text(chunk.title)
+        heading, heading_terms = _term_text(_own_headings(chunk))
         body, body_terms = _term_text(chunk.text)
-        distinct = " " + " ".join(sorted(heading_terms | body_terms)) + " "
+        distinct = " " + " ".join(sorted(title_terms | heading_terms | body_terms)) + " "
         cursor = db.execute(
             "INSERT INTO sections (path, position, document_id, title, breadcrumb, text, terms) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             (item.path, position, chunk.document_id, chunk.title, chunk.breadcrumb, chunk.text, distinct),
         )
         db.execute(
-            "INSERT INTO section_terms (rowid, heading, body) VALUES (?, ?, ?)", (cursor.lastrowid, heading, body)
+            "INSERT INTO section_terms (rowid, title, heading, body) VALUES (?, ?, ?, ?)",
+            (cursor.lastrowid, title, heading, body),
         )
+
+
+def _own_headings(chunk: Chunk) -> str:
+    """The breadcrumb below the document title: the title is every section's context, scored in its own
+    column, so the title's own section does not outrank the sections it introduces."""
+    parts = chunk.breadcrumb.split(BREADCRUMB_SEPARATOR)
+    if parts and parts[0] == chunk.title:
+        parts = parts[1:]
+    return BREADCRUMB_SEPARATOR.join(parts)

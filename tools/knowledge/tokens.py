@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 _CJK_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _RUN = re.compile(rf"(?P<latin>[0-9a-z]+(?:[._\-][0-9a-z]+)*)|(?P<cjk>[{_CJK_CHARS}]+)")
@@ -30,18 +31,21 @@ _JOINERS = re.compile(r"[._\-]")
 
 # fmt: off
 QUERY_STOPWORDS = frozenset({
-    # English function words
     "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how", "i", "in", "is",
     "it", "me", "my", "of", "on", "or", "should", "the", "this", "to", "what", "when", "where", "which", "why",
     "with",
-    # Chinese function bigrams and the junk bigrams of common question phrases
-    "怎么", "么办", "么样", "什么", "为什", "如何", "怎样", "是否", "可以", "一下", "我们", "这个", "那个", "哪些",
-    "一个", "请问", "应该", "需要", "时候", "是多", "多少", "是什", "么意", "意思", "么是", "么回", "回事",
-    "帮我", "我想", "想知", "知道", "告诉", "诉我", "请帮", "解释", "释一", "说明", "明一",
-    # one-character runs
-    "的", "了", "吗", "呢", "是", "在", "和", "与", "或", "及", "把", "被", "要",
 })
+"""English function words, dropped from queries."""
+CJK_FUNCTION_PHRASES = (
+    "是什么意思", "什么意思", "为什么", "怎么办", "怎么样", "想知道", "告诉我", "解释一下", "说明一下", "请帮我",
+    "怎么", "什么", "如何", "怎样", "是否", "可以", "一下", "我们", "这个", "那个", "哪些", "哪个", "一个", "请问",
+    "应该", "需要", "时候", "多少", "帮我", "我想", "知道", "还要", "的话", "是不是", "有没有", "分别",
+    "的", "了", "吗", "呢", "是", "在", "和", "与", "或", "及", "把", "被", "要", "都", "就", "还", "该", "谁", "哪",
+)
+"""Chinese function words and question phrases: a query's CJK run is cut at them (longest first) before its
+bigrams are made, so no term straddles a question word (``积怎`` in ``堆积怎么排查``)."""
 # fmt: on
+_CJK_FUNCTION = re.compile("|".join(sorted(map(re.escape, CJK_FUNCTION_PHRASES), key=len, reverse=True)))
 
 
 def normalize(text: str) -> str:
@@ -83,33 +87,83 @@ class Query:
     terms: tuple[str, ...]
     """Distinct terms in order of first appearance, function words removed."""
     units: tuple[frozenset[str], ...]
-    """One entry per Latin word and per CJK character of the query: the terms that contain it."""
+    """One entry per Latin word and per CJK character of the query: the terms that contain it (its expansions
+    included)."""
+    expansions: tuple[str, ...] = ()
+    """Terms of the synonyms of the query's phrases (:mod:`tools.knowledge.synonyms`), not in ``terms``."""
+
+    @property
+    def search_terms(self) -> tuple[str, ...]:
+        return self.terms + self.expansions
 
     def coverage(self, matched: set[str]) -> float:
         """Share of the query's words and characters that ``matched`` terms account for."""
         return sum(1 for unit in self.units if unit & matched) / len(self.units) if self.units else 0.0
 
 
-def parse_query(text: str) -> Query:
-    terms: dict[str, None] = {}
-    units: list[frozenset[str]] = []
-    for kind, run in _runs(text):
-        if kind == "latin":
+@dataclass(frozen=True)
+class _Unit:
+    start: int
+    end: int
+    cover: frozenset[str]
+
+
+def _parse(text: str) -> tuple[list[str], list[_Unit]]:
+    """The terms of normalised ``text`` in order (repeats kept) and its units with their spans."""
+    terms: list[str] = []
+    units: list[_Unit] = []
+    for match in _RUN.finditer(text):
+        run, offset = match.group(), match.start()
+        if match.group("latin") is not None:
             tokens = [token for token in _latin_tokens(run) if len(token) >= 2 and token not in QUERY_STOPWORDS]
-            for atom in _JOINERS.split(run):
-                cover = frozenset(token for token in tokens if atom in _JOINERS.split(token))
+            for atom in re.finditer(r"[0-9a-z]+", run):
+                cover = frozenset(token for token in tokens if atom.group() in _JOINERS.split(token))
                 if cover:
-                    units.append(cover)
-        elif len(run) == 1:
-            tokens = [] if run in QUERY_STOPWORDS else [run]
-            units.extend(frozenset({token}) for token in tokens)
-        else:
-            bigrams = [run[i : i + 2] for i in range(len(run) - 1)]
-            tokens = [bigram for bigram in bigrams if bigram not in QUERY_STOPWORDS]
-            for position in range(len(run)):
-                cover = frozenset(bigrams[max(0, position - 1) : position + 1]) - QUERY_STOPWORDS
-                if cover:
-                    units.append(cover)
-        for token in tokens:
-            terms.setdefault(token, None)
-    return Query(tuple(terms), tuple(units))
+                    units.append(_Unit(offset + atom.start(), offset + atom.end(), cover))
+            terms.extend(tokens)
+            continue
+        for segment in _content_segments(run):
+            start = offset + segment.start()
+            words = segment.group()
+            if len(words) == 1:
+                terms.append(words)
+                units.append(_Unit(start, start + 1, frozenset({words})))
+                continue
+            bigrams = [words[i : i + 2] for i in range(len(words) - 1)]
+            terms.extend(bigrams)
+            for position in range(len(words)):
+                cover = frozenset(bigrams[max(0, position - 1) : position + 1])
+                units.append(_Unit(start + position, start + position + 1, cover))
+    return terms, units
+
+
+def _content_segments(run: str) -> Iterator[re.Match[str]]:
+    """The stretches of a CJK run between its function words."""
+    return re.finditer(r"[^\x00]+", _CJK_FUNCTION.sub(lambda found: "\x00" * len(found.group()), run))
+
+
+def parse_query(text: str, synonyms: Synonyms | None = None) -> Query:
+    """The query's terms and units; with ``synonyms``, each phrase found also brings its synonyms' terms, which
+    cover the phrase's units as well as its own terms do."""
+    normalized = normalize(text)
+    own, units = _parse(normalized)
+    expansions: dict[str, None] = {}
+    for start, end, phrases in synonyms.find(normalized) if synonyms else ():
+        added = frozenset(term for phrase in phrases for term in _parse(phrase)[0])
+        units = [
+            replace(unit, cover=unit.cover | added) if start <= unit.start and unit.end <= end else unit
+            for unit in units
+        ]
+        expansions.update(dict.fromkeys(term for phrase in phrases for term in _parse(phrase)[0]))
+    terms = tuple(dict.fromkeys(own))
+    return Query(
+        terms,
+        tuple(unit.cover for unit in units),
+        tuple(term for term in expansions if term not in terms),
+    )
+
+
+class Synonyms(Protocol):
+    def find(self, normalized: str) -> Iterator[tuple[int, int, tuple[str, ...]]]:
+        """``(start, end, synonyms)`` of each phrase found in ``normalized`` text."""
+        ...

@@ -20,7 +20,7 @@ from tools.knowledge.index import KnowledgeIndex, KnowledgeUnavailable, SearchRe
 from tools.knowledge.projector import RagResultProjector
 from tools.knowledge.settings import KnowledgeToolSettings
 from tools.knowledge.spec import KNOWLEDGE_UNAVAILABLE, LOOKUP_KNOWLEDGE_SPEC, SAFE_MESSAGES, LookupKnowledgeArguments
-from tools.knowledge.store import HEADING_WEIGHT
+from tools.knowledge.store import HEADING_WEIGHT, TITLE_WEIGHT
 
 BUNDLED_DOCS = Path(__file__).resolve().parent / "docs"
 MAX_RAW_HITS = 20
@@ -59,10 +59,12 @@ def _raw_response(query: str, result: SearchResult, folder: Path) -> dict[str, A
         "hits": hits,
         "retrieval": {
             "terms": list(result.terms),
+            "expanded_terms": list(result.expansions),
             "candidate_count": result.candidate_count,
             "qualified_count": result.qualified_count,
             "rule": {
                 "method": "sqlite-fts5-bm25",
+                "title_weight": TITLE_WEIGHT,
                 "heading_weight": HEADING_WEIGHT,
                 "candidates": retrieval.CANDIDATES,
                 "min_matched_terms": retrieval.MIN_MATCHED_TERMS,

@@ -29,7 +29,7 @@ from pathlib import Path
 from contract.clock import Clock, SystemClock
 from contract.vocabulary import HarnessError
 from tools.knowledge.chunks import Chunk, split_sections
-from tools.knowledge.tokens import Query, document_tokens, parse_query
+from tools.knowledge.quality.baseline_tokens import Query, document_tokens, parse_query
 
 REFRESH_INTERVAL_S = 2.0
 BM25_K1 = 1.2
