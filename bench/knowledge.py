@@ -1,10 +1,13 @@
-"""The knowledge index at a team's size: the on-disk SQLite FTS5 index next to the in-memory BM25 it replaced.
+"""The knowledge index at a team's size: the tantivy index it ships, the SQLite FTS5 candidate it was measured
+against, and the in-memory BM25 it replaced, side by side in one run.
 
 For each corpus size (the bundled documents plus generated distractors, ``tools.knowledge.quality``), each
 engine runs in a fresh process so its memory is its own. Printed per (engine, documents): build time, index size
 on disk, p50 and p99 query time over the labelled queries, the time to take in one changed document, and the
-process's RSS once the index is open (what a tool actor holds). The quality figures (recall@3, MRR) are printed
-by ``superbiz kb eval``'s engine, ``tools.knowledge.quality``, on the 300-distractor corpus first.
+process's RSS once the index is open (what a tool actor holds). Quality (recall@3, MRR on the labelled queries,
+``tools.knowledge.quality``) is printed first, on the bundled documents plus 300 distractors. Every engine
+ranks with the same query terms, synonyms and hit rules (:mod:`tools.knowledge.index`) except the old BM25,
+which keeps its own.
 
     python bench/knowledge.py [--sizes 7,700,7000,20000] [--rounds 3] [--quick]
 
@@ -21,6 +24,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +33,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tools.knowledge.index import KnowledgeIndex
 from tools.knowledge.quality import baseline_bm25
 from tools.knowledge.quality.distractors import distractor_documents
+from tools.knowledge.quality.fts5_store import Fts5Store
 from tools.knowledge.quality.metrics import corpus, evaluate, load_queries
+from tools.knowledge.store import KnowledgeStore
 from tools.knowledge.tool import BUNDLED_DOCS
 
-ENGINES = ("fts5", "bm25-memory")
+ENGINES = ("tantivy", "fts5", "bm25-memory")
+STORES = {"tantivy": KnowledgeStore, "fts5": Fts5Store}
 CHANGED = "payment-system-overview.md"
 
 
@@ -51,24 +58,22 @@ def _write_corpus(folder: Path, documents: int) -> None:
         path.write_text(text, encoding="utf-8")
 
 
-def _open(engine: str, folder: Path) -> tuple[Any, Any]:
-    if engine == "fts5":
-        index = KnowledgeIndex(folder, folder.parent / "index.sqlite", watch=False, refresh_interval_s=float("inf"))
-        return index, lambda query: index.search(query, 10)
-    index = baseline_bm25.KnowledgeIndex(folder, refresh_interval_s=float("inf"))
-    return index, lambda query: index.search(query, 10)
+def _open(engine: str, folder: Path) -> Any:
+    if engine in STORES:
+        location = folder.parent / f"index-{engine}"
+        return KnowledgeIndex(folder, location, watch=False, refresh_interval_s=float("inf"), store=STORES[engine])
+    return baseline_bm25.KnowledgeIndex(folder, refresh_interval_s=float("inf"))
 
 
 def _change(engine: str, index: Any, folder: Path) -> float:
     path = folder / CHANGED
     path.write_text(path.read_text(encoding="utf-8") + "\n## 9. 熔断演练\n\n每季度一次熔断演练。\n", encoding="utf-8")
     started = time.perf_counter()
-    if engine == "fts5":
+    if engine in STORES:
         index.take_in(frozenset({CHANGED}))
-        assert index.search("熔断演练", 3).hits
     else:
         index._load(baseline_bm25.folder_signature(folder))  # the rebuild its 2 s check would start
-        assert index.search("熔断演练", 3).hits
+    assert index.search("熔断演练", 3).hits
     return time.perf_counter() - started
 
 
@@ -78,17 +83,17 @@ def _measure(engine: str, documents: int, rounds: int, queue: Any) -> None:
         _write_corpus(folder, documents)
         rss_before = _rss_mb()
         started = time.perf_counter()
-        index, search = _open(engine, folder)
+        index = _open(engine, folder)
         build_s = time.perf_counter() - started
         queries = [labelled.query for labelled in load_queries()]
         times = []
         for _ in range(rounds):
             for query in queries:
                 begun = time.perf_counter()
-                search(query)
+                index.search(query, 10)
                 times.append(time.perf_counter() - begun)
         times.sort()
-        size = index.store.size_bytes() if engine == "fts5" else 0
+        size = index.store.size_bytes() if engine in STORES else 0
         queue.put(
             {
                 "build_s": build_s,
@@ -112,18 +117,23 @@ def measure(engine: str, documents: int, rounds: int) -> dict[str, float]:
     return figures
 
 
+def _ranked(index: Any) -> Callable[[str], list[str]]:
+    return lambda query: [hit.chunk.document_id for hit in index.search(query, 10).hits]
+
+
 def quality() -> None:
     queries = load_queries()
     with tempfile.TemporaryDirectory() as tmp:
         folder = corpus(Path(tmp) / "kb", distractors=300)
-        index = KnowledgeIndex(folder, Path(tmp) / "index.sqlite", watch=False)
-        fts5 = evaluate(lambda query: [hit.chunk.document_id for hit in index.search(query, 10).hits], queries)
-        baseline = baseline_bm25.KnowledgeIndex(folder)
-        old = evaluate(lambda query: [hit.chunk.document_id for hit in baseline.search(query, 10).hits], queries)
+        reports = {}
+        for engine in ENGINES:
+            index = _open(engine, folder)
+            reports[engine] = evaluate(_ranked(index), queries)
     print(f"Quality on {len(queries)} labelled queries, bundled documents + 300 distractors")
     print(f"{'engine':<12} {'recall@3':>9} {'MRR':>6}   (targets: recall@3 >= 0.9, MRR >= 0.75)")
-    for name, report in (("fts5", fts5), ("bm25-memory", old)):
-        print(f"{name:<12} {report.overall.recall_at_3:>9.3f} {report.overall.mrr:>6.3f}")
+    for engine, report in reports.items():
+        print(f"{engine:<12} {report.overall.recall_at_3:>9.3f} {report.overall.mrr:>6.3f}")
+    print(reports["tantivy"].summary())
 
 
 def main() -> None:
@@ -148,8 +158,8 @@ def main() -> None:
                 f"{figures['rss_mb']:>7.0f} {figures['rss_index_mb']:>12.0f}",
                 flush=True,
             )
-        new, old = results["fts5", documents], results["bm25-memory", documents]
-        print(f"{'ratio':<12} {documents:>6} p50 fts5/bm25 = {new['p50_ms'] / old['p50_ms']:.2f}")
+        new, old = results["tantivy", documents], results["bm25-memory", documents]
+        print(f"{'ratio':<12} {documents:>6} p50 tantivy/bm25 = {new['p50_ms'] / old['p50_ms']:.2f}", flush=True)
     print(json.dumps({f"{engine}@{documents}": figures for (engine, documents), figures in results.items()}))
 
 

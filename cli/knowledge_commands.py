@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cli.options import CONFIG_OPTION, configured
 from tools.knowledge.index import KnowledgeIndex, KnowledgeUnavailable
 from tools.knowledge.settings import KnowledgeToolSettings
+from tools.knowledge.store import IndexUnusable
 from tools.knowledge.sync import SyncReport
 from tools.knowledge.tool import index_location, knowledge_folder
 
@@ -55,15 +56,18 @@ def kb_index(args: argparse.Namespace) -> int:
         return EXIT_INVALID_CONFIG
     console = Console(stderr=False)
     columns = (TextColumn("indexing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
-        task = progress.add_task("indexing", total=None)
-        report = index.refresh(lambda done, total: progress.update(task, completed=done, total=total))
     try:
+        with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
+            task = progress.add_task("indexing", total=None)
+            report = index.refresh(lambda done, total: progress.update(task, completed=done, total=total))
         if index.totals.sections == 0:
             print(f"no readable document under {index.folder}", file=sys.stderr)
             return EXIT_UNAVAILABLE
         _report(console, index, report)
         return EXIT_OK
+    except IndexUnusable as exc:
+        print(f"{exc}; try again when it has finished", file=sys.stderr)
+        return EXIT_UNAVAILABLE
     finally:
         index.close()
 
@@ -73,7 +77,10 @@ def kb_search(args: argparse.Namespace) -> int:
     if index is None:
         return EXIT_INVALID_CONFIG
     try:
-        index.refresh()
+        try:
+            index.refresh()
+        except IndexUnusable as exc:
+            print(f"{exc}; searching the index as it stands", file=sys.stderr)
         result = index.search(args.query, args.limit)
     except KnowledgeUnavailable as exc:
         print(exc, file=sys.stderr)

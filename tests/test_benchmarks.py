@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
         ("runtime.py", ["--quick", "--delays", "0", "--concurrency", "1"], "R=1, zero delay"),
         ("guards.py", ["--quick"], "Scaling efficiency up to 8 replicas"),
         ("load.py", ["--quick"], "server/baseline runs/s"),
-        ("knowledge.py", ["--quick"], "p50 fts5/bm25"),
+        ("knowledge.py", ["--quick"], "p50 tantivy/bm25"),
     ],
 )
 def test_benchmark_runs(script: str, args: list[str], expected: str) -> None:

@@ -10,6 +10,7 @@ import pytest
 from cli.main import main
 from config.tool_budgets import RagBudget
 from tools.knowledge.settings import KnowledgeToolSettings
+from tools.knowledge.store import KnowledgeStore
 from tools.knowledge.tool import BUNDLED_DOCS, LookupKnowledgeTool
 
 
@@ -28,7 +29,7 @@ def test_index_reports_documents_sections_skipped_files_and_size(
     assert "documents 7   sections 66   skipped 1" in out
     assert "skipped   broken.md: not UTF-8 text" in out
     assert "read 8, restamped 0, removed 0, unchanged 0" in out
-    assert (folder.parent / ".kb.index.sqlite").stat().st_size > 0
+    assert (folder.parent / ".kb.index" / "files.sqlite").stat().st_size > 0
     assert main(["kb", "index", str(folder)]) == 0
     assert "read 0, restamped 0, removed 0, unchanged 8" in capsys.readouterr().out
 
@@ -54,3 +55,15 @@ def test_the_tool_uses_the_index_the_command_built(folder: Path) -> None:
     assert tool.index.parsed_count == 0
     raw = tool.run("call-1", {"query": "ERR_TIMEOUT 是什么意思"})
     assert raw["hits"][0]["document_id"] == "error-codes#err_timeout"
+
+
+def test_index_while_another_process_writes_it_says_so(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = KnowledgeStore(folder.parent / ".kb.index")
+    writer = other._index.writer(15_000_000, 1)  # a running `superbiz serve` taking in an edit
+    try:
+        assert main(["kb", "index", str(folder)]) == 1
+        assert "being written by another process; try again when it has finished" in capsys.readouterr().err
+    finally:
+        del writer
+        other.close()
+    assert main(["kb", "index", str(folder)]) == 0

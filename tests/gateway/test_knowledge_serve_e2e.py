@@ -37,8 +37,8 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def parsed_files(folder: Path) -> dict[str, str]:
-    with sqlite3.connect(folder.parent / ".kb.index.sqlite") as db:
-        return dict(db.execute("SELECT path, sha256 FROM documents").fetchall())
+    with sqlite3.connect(folder.parent / ".kb.index" / "files.sqlite") as db:
+        return dict(db.execute("SELECT path, sha256 FROM files").fetchall())
 
 
 @pytest.fixture(scope="module")

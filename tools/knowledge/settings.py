@@ -15,5 +15,5 @@ class KnowledgeToolSettings(ToolRuntime):
     )
     index_path: str | None = Field(
         default=None,
-        description="The index's SQLite file; beside the folder (``.<folder>.index.sqlite``) when absent.",
+        description="The index's directory; beside the folder (``.<folder>.index``) when absent.",
     )

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools.knowledge.formats import SUPPORTED_SUFFIXES, UnreadableDocument, parse_document
-from tools.knowledge.store import Indexed, KnowledgeStore
+from tools.knowledge.store import Indexed, Store
 
 Progress = Callable[[int, int], None]
 """Called with ``(files looked at, files to look at)`` while a sync reads changed files."""
@@ -88,7 +88,7 @@ def read(folder: Path, relative: str, state: FileState, known_sha256: str | None
 
 
 def sync(
-    store: KnowledgeStore,
+    store: Store,
     folder: Path,
     files: dict[str, FileState],
     *,

@@ -33,10 +33,10 @@ def knowledge_folder(settings: KnowledgeToolSettings) -> Path:
 
 
 def index_location(settings: KnowledgeToolSettings, folder: Path) -> Path:
-    """The configured index file, else ``.<folder name>.index.sqlite`` beside the folder."""
+    """The configured index directory, else ``.<folder name>.index`` beside the folder."""
     if settings.index_path:
         return Path(settings.index_path).expanduser()
-    return folder.parent / f".{folder.name}.index.sqlite"
+    return folder.parent / f".{folder.name}.index"
 
 
 def _raw_response(query: str, result: SearchResult, folder: Path) -> dict[str, Any]:
@@ -63,7 +63,7 @@ def _raw_response(query: str, result: SearchResult, folder: Path) -> dict[str, A
             "candidate_count": result.candidate_count,
             "qualified_count": result.qualified_count,
             "rule": {
-                "method": "sqlite-fts5-bm25",
+                "method": "tantivy-bm25",
                 "title_weight": TITLE_WEIGHT,
                 "heading_weight": HEADING_WEIGHT,
                 "candidates": retrieval.CANDIDATES,

@@ -19,12 +19,12 @@ from tools.knowledge.tool import BUNDLED_DOCS
 
 @pytest.fixture(scope="module")
 def bundled(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeIndex:
-    return KnowledgeIndex(BUNDLED_DOCS, tmp_path_factory.mktemp("index") / "kb.sqlite", clock=ManualClock())
+    return KnowledgeIndex(BUNDLED_DOCS, tmp_path_factory.mktemp("index") / "kb.index", clock=ManualClock())
 
 
 def open_index(folder: Path, clock: ManualClock | None = None, *, watch: bool = False) -> KnowledgeIndex:
     """An index of ``folder`` stored beside it; polled on ``clock`` unless ``watch``."""
-    return KnowledgeIndex(folder, folder.parent / f".{folder.name}.sqlite", clock=clock or ManualClock(), watch=watch)
+    return KnowledgeIndex(folder, folder.parent / f".{folder.name}.index", clock=clock or ManualClock(), watch=watch)
 
 
 def restamp(path: Path, text: str) -> None:
