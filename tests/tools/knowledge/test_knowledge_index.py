@@ -67,7 +67,7 @@ def test_the_best_hit_is_the_right_document(bundled: KnowledgeIndex, query: str,
         ("用户说付款后订单还是待支付", "payment-timeout-runbook#1-典型症状"),
         (
             "如何排查订单服务 order-service 在高峰期出现的数据库连接池耗尽问题并给出处理建议",
-            "hikaricp-pool-exhaustion#hikaricp-连接池耗尽处理指南",
+            "hikaricp-pool-exhaustion#3-排查步骤",
         ),
     ],
 )

@@ -14,6 +14,8 @@ from tools.knowledge.chunks import split_sections
 from tools.knowledge.quality.distractors import anchor_documents, distractor_documents
 from tools.knowledge.quality.metrics import (
     BUNDLED_DOCS,
+    HELD_OUT,
+    QUERIES,
     LabelledQuery,
     corpus,
     evaluate,
@@ -33,15 +35,23 @@ def section_ids(folder: Path) -> set[str]:
     }
 
 
-def test_every_labelled_id_is_a_section_of_the_corpus(tmp_path: Path) -> None:
+@pytest.mark.parametrize("labelled", [QUERIES, HELD_OUT], ids=["tuned", "held-out"])
+def test_every_labelled_id_is_a_section_of_the_corpus(tmp_path: Path, labelled: Path) -> None:
     ids = section_ids(corpus(tmp_path / "kb", distractors=300, seed=0))
-    missing = [(q.query, each) for q in load_queries() for each in q.relevant if each not in ids]
+    missing = [(q.query, each) for q in load_queries(labelled) for each in q.relevant if each not in ids]
     assert missing == []
 
 
-def test_labels_do_not_depend_on_the_count_or_the_seed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("labelled", [QUERIES, HELD_OUT], ids=["tuned", "held-out"])
+def test_labels_do_not_depend_on_the_count_or_the_seed(tmp_path: Path, labelled: Path) -> None:
     ids = section_ids(corpus(tmp_path / "kb", distractors=len(anchor_documents()), seed=7))
-    assert [each for q in load_queries() for each in q.relevant if each not in ids] == []
+    assert [each for q in load_queries(labelled) for each in q.relevant if each not in ids] == []
+
+
+def test_the_held_out_set_shares_no_query_with_the_tuned_one() -> None:
+    held_out = load_queries(HELD_OUT)
+    assert len(held_out) >= 45 and Counter(q.language for q in held_out) == {"zh": 15, "en": 15, "mixed": 15}
+    assert not {q.query for q in held_out} & {q.query for q in load_queries()}
 
 
 def test_there_are_enough_queries_in_each_language_and_every_bundled_document_is_asked_about() -> None:
