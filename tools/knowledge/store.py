@@ -213,6 +213,7 @@ class KnowledgeStore:
         if not clauses:
             return []
         with self._lock:
+            self._index.reload()  # another process's commit (a replica, `superbiz kb index`); ~0.1 ms
             searcher = self._index.searcher()
             result = searcher.search(tantivy.Query.boolean_query(clauses), limit)
             stored = [(score, searcher.doc(address)["section"][0]) for score, address in result.hits]

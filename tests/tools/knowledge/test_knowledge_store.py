@@ -96,3 +96,16 @@ def test_an_index_opened_while_another_process_builds_it_answers_once_the_build_
     finally:
         builder.close()
         index.close()
+
+
+def test_a_commit_by_another_process_is_seen_by_the_next_query(make_folder: Folder) -> None:
+    folder = make_folder({"a.md": DOC})
+    location = folder.parent / ".kb.index"
+    replica, writer = (KnowledgeIndex(folder, location, clock=ManualClock(), watch=False) for _ in range(2))
+    try:
+        (folder / "b.md").write_text("# 锁\n\n行锁等待超时。\n", encoding="utf-8")
+        writer.take_in(frozenset({"b.md"}))
+        assert ids(replica, "行锁等待") == ["b#锁"]
+    finally:
+        replica.close()
+        writer.close()
