@@ -53,7 +53,7 @@ CREATE TABLE IF NOT EXISTS files (
 class Store(Protocol):
     """What :class:`tools.knowledge.index.KnowledgeIndex` needs of an index on disk."""
 
-    def files(self) -> dict[str, StoredFile]: ...
+    def files(self, paths: Iterable[str] | None = None) -> dict[str, StoredFile]: ...
     def apply(self, indexed: Iterable[Indexed], touched: Iterable[Indexed], removed: Iterable[str]) -> None: ...
     def search(self, terms: Iterable[str], limit: int) -> list[Candidate]: ...
     def document_frequencies(self, terms: Iterable[str]) -> dict[str, int]: ...
@@ -147,9 +147,13 @@ class KnowledgeStore:
         with self._lock:
             self._files.close()
 
-    def files(self) -> dict[str, StoredFile]:
+    def files(self, paths: Iterable[str] | None = None) -> dict[str, StoredFile]:
+        """The stamps of every file the index holds, or of those of ``paths`` it holds."""
+        query, wanted = "SELECT path, mtime_ns, size, sha256 FROM files", list(paths or ())
+        if paths is not None:
+            query += " WHERE path IN (SELECT value FROM json_each(?))"
         with self._lock:
-            rows = self._files.execute("SELECT path, mtime_ns, size, sha256 FROM files").fetchall()
+            rows = self._files.execute(query, (json.dumps(wanted),) if paths is not None else ()).fetchall()
         return {path: StoredFile(mtime_ns, size, sha256) for path, mtime_ns, size, sha256 in rows}
 
     def apply(self, indexed: Iterable[Indexed], touched: Iterable[Indexed], removed: Iterable[str]) -> None:

@@ -96,7 +96,7 @@ def sync(
     progress: Progress | None = None,
 ) -> SyncReport:
     """Make ``store`` hold ``files`` (the folder's current listing, or the part of it named by ``only``)."""
-    known = store.files()
+    known = store.files(None if only is None else list(only))
     paths = set(files) | set(known) if only is None else set(only)
     stamps = {path: (stored.mtime_ns, stored.size) for path, stored in known.items()}
     changed = [

@@ -9,6 +9,7 @@ transaction in WAL mode, so a reader sees the index before a sync or after it, n
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
@@ -97,9 +98,13 @@ class Fts5Store:
                 raise
             self._db.execute("COMMIT")
 
-    def files(self) -> dict[str, StoredFile]:
+    def files(self, paths: Iterable[str] | None = None) -> dict[str, StoredFile]:
+        """The stamps of every file the index holds, or of those of ``paths`` it holds."""
+        query, wanted = "SELECT path, mtime_ns, size, sha256 FROM documents", list(paths or ())
+        if paths is not None:
+            query += " WHERE path IN (SELECT value FROM json_each(?))"
         with self._lock:
-            rows = self._db.execute("SELECT path, mtime_ns, size, sha256 FROM documents").fetchall()
+            rows = self._db.execute(query, (json.dumps(wanted),) if paths is not None else ()).fetchall()
         return {path: StoredFile(mtime_ns, size, sha256) for path, mtime_ns, size, sha256 in rows}
 
     def apply(self, indexed: Iterable[Indexed], touched: Iterable[Indexed], removed: Iterable[str]) -> None:

@@ -29,7 +29,10 @@ BUNDLED_DOCS = Path(__file__).resolve().parents[1] / "docs"
 QUERIES = Path(__file__).resolve().parent / "queries.yaml"
 """The labelled set the ranking rules and synonyms were tuned on."""
 HELD_OUT = Path(__file__).resolve().parent / "heldout.yaml"
-"""45 queries written by someone who saw neither the ranking nor the tuned set: the honest figure."""
+"""45 queries written by someone who saw neither the ranking nor the tuned set. Its misses were read once, before
+the general vocabulary was added to the synonyms, so it is no longer quite unseen."""
+HELD_OUT_FRESH = Path(__file__).resolve().parent / "heldout_fresh.yaml"
+"""60 queries written after the ranking and synonyms were frozen, never used to change them: the honest figure."""
 RECALL_AT = 3
 RANK_DEPTH = 10
 LANGUAGES = ("zh", "en", "mixed")
