@@ -10,8 +10,8 @@ Retrieval rule (see :mod:`tools.knowledge.tokens` for the terms):
 
 * the query's terms are its own plus those of the synonyms of its phrases (:mod:`tools.knowledge.synonyms`,
   so an English question finds a Chinese runbook), and a synonym covers the words it stands for;
-* sections are ranked by BM25 over the document title (×1), the section's own headings (×5) and the text; the
-  best ``CANDIDATES`` are examined;
+* sections are ranked by BM25 over the document title (once), the section's own headings (×3) and the text
+  (:mod:`tools.knowledge.store`); the best ``CANDIDATES`` are examined;
 * a section is a hit only if (a) it contains at least ``MIN_MATCHED_TERMS`` (2) distinct query terms — or all
   of them when the query has fewer — and (b) its matched terms cover at least ``MIN_COVERAGE`` (40 %) of the
   query's units, one unit per Latin word and per CJK character (:class:`tools.knowledge.tokens.Query`). Below
