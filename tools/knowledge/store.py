@@ -33,6 +33,7 @@ from typing import Protocol
 
 import tantivy
 
+from contract.vocabulary import HarnessError
 from tools.knowledge.chunks import BREADCRUMB_SEPARATOR, Chunk
 from tools.knowledge.tokens import document_tokens
 
@@ -62,8 +63,10 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
-class IndexUnusable(OSError):
-    """The index directory cannot be opened or written (another writer holds it, or the disk refused)."""
+class IndexUnusable(HarnessError):
+    """Another process holds the index's writer (``superbiz kb index``, or a replica taking in an edit)."""
+
+    code = "KNOWLEDGE_INDEX_BUSY"
 
 
 @dataclass(frozen=True)
