@@ -34,7 +34,15 @@ from tools.knowledge.index import KnowledgeIndex
 from tools.knowledge.quality import baseline_bm25
 from tools.knowledge.quality.distractors import distractor_documents
 from tools.knowledge.quality.fts5_store import Fts5Store
-from tools.knowledge.quality.metrics import HELD_OUT, HELD_OUT_FRESH, QUERIES, corpus, evaluate, load_queries
+from tools.knowledge.quality.metrics import (
+    HELD_OUT,
+    HELD_OUT_FRESH,
+    HELD_OUT_THIRD,
+    QUERIES,
+    corpus,
+    evaluate,
+    load_queries,
+)
 from tools.knowledge.store import KnowledgeStore
 from tools.knowledge.tool import BUNDLED_DOCS
 
@@ -122,7 +130,12 @@ def _ranked(index: Any) -> Callable[[str], list[str]]:
 
 
 def quality() -> None:
-    sets = {"tuned": load_queries(QUERIES), "held-out": load_queries(HELD_OUT), "fresh": load_queries(HELD_OUT_FRESH)}
+    sets = {
+        "tuned": load_queries(QUERIES),
+        "held-out": load_queries(HELD_OUT),
+        "fresh": load_queries(HELD_OUT_FRESH),
+        "third": load_queries(HELD_OUT_THIRD),
+    }
     with tempfile.TemporaryDirectory() as tmp:
         folder = corpus(Path(tmp) / "kb", distractors=300)
         reports = {}
@@ -132,7 +145,8 @@ def quality() -> None:
     print("Quality on the bundled documents + 300 distractors (targets: recall@3 >= 0.9, MRR >= 0.75)")
     print(
         f"  tuned: the {len(sets['tuned'])} queries the ranking was tuned on; held-out: {len(sets['held-out'])} whose"
-        f" misses were read once; fresh: {len(sets['fresh'])} written after the ranking was frozen"
+        f" misses were read once; fresh: {len(sets['fresh'])} whose English misses were read before the dictionary;"
+        f" third: {len(sets['third'])} written blind and scored once, after the dictionary was frozen"
     )
     print(f"{'engine':<12}" + "".join(f" {name + ' recall@3':>17} {'MRR':>6}" for name in sets))
     for engine, report in reports.items():

@@ -8,8 +8,10 @@ watcher can run, the folder is rescanned at most every ``refresh_interval_s`` (2
 
 Retrieval rule (see :mod:`tools.knowledge.tokens` for the terms):
 
-* the query's terms are its own plus those of the synonyms of its phrases (:mod:`tools.knowledge.synonyms`,
-  so an English question finds a Chinese runbook), and a synonym covers the words it stands for;
+* the query's terms are its own plus those of the synonyms of its phrases (:mod:`tools.knowledge.synonyms`)
+  and, for an English word no synonym knows, of the dictionary's Chinese words for it that the index holds
+  (:mod:`tools.knowledge.expansion`), so an English question finds a Chinese runbook; an expansion covers the
+  words it stands for;
 * sections are ranked by BM25 over the document title (once), the section's own headings (×3) and the text
   (:mod:`tools.knowledge.store`); the best ``CANDIDATES`` are examined;
 * a section is a hit only if (a) it contains at least ``MIN_MATCHED_TERMS`` (2) distinct query terms — or all
@@ -35,6 +37,8 @@ from pathlib import Path
 from contract.clock import Clock, SystemClock
 from contract.vocabulary import HarnessError
 from tools.knowledge.chunks import Chunk
+from tools.knowledge.expansion import QueryExpansions
+from tools.knowledge.glossary import EnglishGlossary, bundled_glossary
 from tools.knowledge.store import IndexUnusable, KnowledgeStore, Store, Totals
 from tools.knowledge.sync import Progress, SyncReport, scan, stat_file, sync
 from tools.knowledge.synonyms import SynonymGroups, bundled_synonyms
@@ -93,11 +97,14 @@ class KnowledgeIndex:
         watch: bool = True,
         defer_sync: bool = False,
         synonyms: SynonymGroups | None = None,
+        glossary: Callable[[], EnglishGlossary] = bundled_glossary,
         store: Callable[[Path], Store] = KnowledgeStore,
     ) -> None:
         self.folder = folder
-        self._synonyms = synonyms if synonyms is not None else bundled_synonyms()
         self.store = store(index_path)
+        self._expansions = QueryExpansions(
+            synonyms if synonyms is not None else bundled_synonyms(), glossary, self.store.document_frequencies
+        )
         self._clock = clock or SystemClock()
         self._refresh_interval_s = refresh_interval_s
         self._lock = threading.Lock()
@@ -142,7 +149,7 @@ class KnowledgeIndex:
             if not self._available:
                 raise KnowledgeUnavailable(self._failure())
             totals = self._totals
-        parsed = parse_query(query, self._synonyms)
+        parsed = parse_query(query, self._expansions)
         candidates = self.store.search(parsed.search_terms, max(CANDIDATES, limit))
         needed = min(MIN_MATCHED_TERMS, len(parsed.terms))
         ranked: list[tuple[float, str, int, Hit]] = []

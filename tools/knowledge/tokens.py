@@ -31,11 +31,20 @@ _JOINERS = re.compile(r"[._\-]")
 
 # fmt: off
 QUERY_STOPWORDS = frozenset({
-    "a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "does", "for", "from", "how", "i", "in", "is",
-    "it", "me", "my", "of", "on", "or", "should", "the", "this", "to", "what", "when", "where", "which", "why",
-    "with",
+    "a", "about", "above", "after", "again", "against", "ain", "all", "am", "an", "and", "any", "are", "aren", "as",
+    "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "couldn",
+    "did", "didn", "do", "does", "doesn", "doing", "don", "down", "during", "each", "few", "for", "from", "further",
+    "had", "hadn", "has", "hasn", "have", "haven", "having", "he", "her", "here", "hers", "herself", "him",
+    "himself", "his", "how", "i", "if", "in", "into", "is", "isn", "it", "its", "itself", "just", "ll", "ma", "me",
+    "mightn", "more", "most", "mustn", "my", "myself", "needn", "no", "nor", "not", "now", "of", "off", "on",
+    "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "re", "same", "shan", "she",
+    "should", "shouldn", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves",
+    "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "ve",
+    "very", "was", "wasn", "we", "were", "weren", "what", "when", "where", "which", "while", "who", "whom", "why",
+    "will", "with", "won", "wouldn", "you", "your", "yours", "yourself", "yourselves",
 })
-"""English function words, dropped from queries."""
+"""English function words (NLTK's English stopword list, written without apostrophes since a token holds none),
+dropped from queries: they would otherwise count as words a section must cover."""
 CJK_FUNCTION_PHRASES = (
     "是什么意思", "什么意思", "为什么", "怎么办", "怎么样", "想知道", "告诉我", "解释一下", "说明一下", "请帮我",
     "怎么", "什么", "如何", "怎样", "是否", "可以", "一下", "我们", "这个", "那个", "哪些", "哪个", "一个", "请问",

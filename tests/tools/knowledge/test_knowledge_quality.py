@@ -16,6 +16,7 @@ from tools.knowledge.quality.metrics import (
     BUNDLED_DOCS,
     HELD_OUT,
     HELD_OUT_FRESH,
+    HELD_OUT_THIRD,
     QUERIES,
     LabelledQuery,
     corpus,
@@ -36,27 +37,30 @@ def section_ids(folder: Path) -> set[str]:
     }
 
 
-@pytest.mark.parametrize("labelled", [QUERIES, HELD_OUT, HELD_OUT_FRESH], ids=["tuned", "held-out", "fresh"])
+@pytest.mark.parametrize(
+    "labelled", [QUERIES, HELD_OUT, HELD_OUT_FRESH, HELD_OUT_THIRD], ids=["tuned", "held-out", "fresh", "third"]
+)
 def test_every_labelled_id_is_a_section_of_the_corpus(tmp_path: Path, labelled: Path) -> None:
     ids = section_ids(corpus(tmp_path / "kb", distractors=300, seed=0))
     missing = [(q.query, each) for q in load_queries(labelled) for each in q.relevant if each not in ids]
     assert missing == []
 
 
-@pytest.mark.parametrize("labelled", [QUERIES, HELD_OUT, HELD_OUT_FRESH], ids=["tuned", "held-out", "fresh"])
+@pytest.mark.parametrize(
+    "labelled", [QUERIES, HELD_OUT, HELD_OUT_FRESH, HELD_OUT_THIRD], ids=["tuned", "held-out", "fresh", "third"]
+)
 def test_labels_do_not_depend_on_the_count_or_the_seed(tmp_path: Path, labelled: Path) -> None:
     ids = section_ids(corpus(tmp_path / "kb", distractors=len(anchor_documents()), seed=7))
     assert [each for q in load_queries(labelled) for each in q.relevant if each not in ids] == []
 
 
 def test_the_held_out_sets_share_no_query_with_the_tuned_one_or_each_other() -> None:
-    held_out, fresh = load_queries(HELD_OUT), load_queries(HELD_OUT_FRESH)
+    held_out, fresh, third = load_queries(HELD_OUT), load_queries(HELD_OUT_FRESH), load_queries(HELD_OUT_THIRD)
     assert Counter(q.language for q in held_out) == {"zh": 15, "en": 15, "mixed": 15}
     assert Counter(q.language for q in fresh) == {"zh": 20, "en": 20, "mixed": 20}
-    tuned = {q.query for q in load_queries()}
-    assert not {q.query for q in held_out} & tuned and not {q.query for q in fresh} & (
-        tuned | {q.query for q in held_out}
-    )
+    assert Counter(q.language for q in third) == {"zh": 19, "en": 20, "mixed": 20}
+    seen = [q.query for labelled in (load_queries(), held_out, fresh, third) for q in labelled]
+    assert len(seen) == len(set(seen))
 
 
 def test_there_are_enough_queries_in_each_language_and_every_bundled_document_is_asked_about() -> None:
