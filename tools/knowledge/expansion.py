@@ -48,7 +48,9 @@ class QueryExpansions:
         frequencies = self._frequencies({term for each in terms.values() for term in each})
         for (start, end), translations in offered.items():
             known = tuple(
-                chinese for chinese in translations if terms[chinese] and all(frequencies[t] for t in terms[chinese])
+                chinese
+                for chinese in translations
+                if terms[chinese] and all(frequencies.get(t) for t in terms[chinese])
             )
             if known:
                 yield start, end, known

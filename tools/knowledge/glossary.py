@@ -43,7 +43,7 @@ class EnglishGlossary:
             entry = _ENTRY.match(line)
             if entry is None or _WORD.fullmatch(entry["simplified"]) is None:
                 continue
-            for sense in entry["senses"].split("/"):
+            for sense in re.split(r"[/;]", entry["senses"]):
                 word = _LEADING.sub("", _ASIDE.sub("", sense).strip().lower()).strip()
                 if _ONE_WORD.fullmatch(word):
                     table[word][entry["simplified"]] = None
@@ -83,6 +83,6 @@ def base_forms(word: str) -> list[str]:
 
 @cache
 def bundled_glossary() -> EnglishGlossary:
-    """The glossary of the installed CC-CEDICT (read once per process: ~0.7 s, ~23,000 English words)."""
+    """The glossary of the installed CC-CEDICT (read once per process)."""
     with CEDICT.open("rb") as raw, gzip.open(raw, "rt", encoding="utf-8") as lines:
         return EnglishGlossary.from_cedict_lines(line for line in lines if not line.startswith("#"))

@@ -16,7 +16,7 @@ from tools.knowledge.synonyms import SynonymGroups
 from tools.knowledge.tokens import normalize
 
 CEDICT_LINES = [
-    "拒絕 拒绝 [ju4 jue2] /to refuse/to decline/to reject/",
+    "拒絕 拒绝 [ju4 jue2] /to refuse; to decline; to reject/",
     "駁回 驳回 [bo2 hui2] /to reject/to turn down/to overrule/",
     "拒 拒 [ju4] /to resist/to repel/to refuse/to reject/",
     "超時 超时 [chao1 shi2] /to exceed the time limit/(computing) timeout/",
@@ -77,10 +77,10 @@ def test_the_bundled_dictionary_reads_twenty_thousand_english_words() -> None:
 
 
 def held(terms: set[str]) -> DocumentFrequencies:
-    """Document frequencies of an index holding exactly ``terms``."""
+    """Document frequencies of an index holding exactly ``terms``, naming only the terms it holds."""
 
     def frequencies(asked: Iterable[str]) -> dict[str, int]:
-        return {term: int(term in terms) for term in asked}
+        return {term: 1 for term in asked if term in terms}  # sparse, as FTS5 answers
 
     return frequencies
 

@@ -36,7 +36,7 @@ HELD_OUT_FRESH = Path(__file__).resolve().parent / "heldout_fresh.yaml"
 dictionary (:mod:`tools.knowledge.glossary`) and the English function words were added."""
 HELD_OUT_THIRD = Path(__file__).resolve().parent / "heldout_third.yaml"
 """59 queries written blind (by someone who saw only the documents) before the dictionary was added, and scored
-once after it was frozen: the honest figure. (Its author also wrote one query of the tuned set word for word;
+after it was frozen: the honest figure. (Its author also wrote one query of the tuned set word for word;
 that one was dropped.)"""
 RECALL_AT = 3
 RANK_DEPTH = 10
