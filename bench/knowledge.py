@@ -36,6 +36,7 @@ from tools.knowledge.quality.distractors import distractor_documents
 from tools.knowledge.quality.fts5_store import Fts5Store
 from tools.knowledge.quality.metrics import (
     HELD_OUT,
+    HELD_OUT_FOURTH,
     HELD_OUT_FRESH,
     HELD_OUT_THIRD,
     QUERIES,
@@ -135,6 +136,7 @@ def quality() -> None:
         "held-out": load_queries(HELD_OUT),
         "fresh": load_queries(HELD_OUT_FRESH),
         "third": load_queries(HELD_OUT_THIRD),
+        "fourth": load_queries(HELD_OUT_FOURTH),
     }
     with tempfile.TemporaryDirectory() as tmp:
         folder = corpus(Path(tmp) / "kb", distractors=300)
@@ -146,7 +148,8 @@ def quality() -> None:
     print(
         f"  tuned: the {len(sets['tuned'])} queries the ranking was tuned on; held-out: {len(sets['held-out'])} whose"
         f" misses were read once; fresh: {len(sets['fresh'])} whose English misses were read before the dictionary;"
-        f" third: {len(sets['third'])} written blind and scored once, after the dictionary was frozen"
+        f" third: {len(sets['third'])} written blind before the dictionary, scored after it was frozen;"
+        f" fourth: {len(sets['fourth'])} written blind after it was frozen"
     )
     print(f"{'engine':<12}" + "".join(f" {name + ' recall@3':>17} {'MRR':>6}" for name in sets))
     for engine, report in reports.items():

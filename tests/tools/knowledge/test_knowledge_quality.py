@@ -15,6 +15,7 @@ from tools.knowledge.quality.distractors import anchor_documents, distractor_doc
 from tools.knowledge.quality.metrics import (
     BUNDLED_DOCS,
     HELD_OUT,
+    HELD_OUT_FOURTH,
     HELD_OUT_FRESH,
     HELD_OUT_THIRD,
     QUERIES,
@@ -38,7 +39,9 @@ def section_ids(folder: Path) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    "labelled", [QUERIES, HELD_OUT, HELD_OUT_FRESH, HELD_OUT_THIRD], ids=["tuned", "held-out", "fresh", "third"]
+    "labelled",
+    [QUERIES, HELD_OUT, HELD_OUT_FRESH, HELD_OUT_THIRD, HELD_OUT_FOURTH],
+    ids=["tuned", "held-out", "fresh", "third", "fourth"],
 )
 def test_every_labelled_id_is_a_section_of_the_corpus(tmp_path: Path, labelled: Path) -> None:
     ids = section_ids(corpus(tmp_path / "kb", distractors=300, seed=0))
@@ -47,7 +50,9 @@ def test_every_labelled_id_is_a_section_of_the_corpus(tmp_path: Path, labelled: 
 
 
 @pytest.mark.parametrize(
-    "labelled", [QUERIES, HELD_OUT, HELD_OUT_FRESH, HELD_OUT_THIRD], ids=["tuned", "held-out", "fresh", "third"]
+    "labelled",
+    [QUERIES, HELD_OUT, HELD_OUT_FRESH, HELD_OUT_THIRD, HELD_OUT_FOURTH],
+    ids=["tuned", "held-out", "fresh", "third", "fourth"],
 )
 def test_labels_do_not_depend_on_the_count_or_the_seed(tmp_path: Path, labelled: Path) -> None:
     ids = section_ids(corpus(tmp_path / "kb", distractors=len(anchor_documents()), seed=7))
@@ -57,9 +62,12 @@ def test_labels_do_not_depend_on_the_count_or_the_seed(tmp_path: Path, labelled:
 def test_the_held_out_sets_share_no_query_with_the_tuned_one_or_each_other() -> None:
     held_out, fresh, third = load_queries(HELD_OUT), load_queries(HELD_OUT_FRESH), load_queries(HELD_OUT_THIRD)
     assert Counter(q.language for q in held_out) == {"zh": 15, "en": 15, "mixed": 15}
-    assert Counter(q.language for q in fresh) == {"zh": 20, "en": 20, "mixed": 20}
+    fourth = load_queries(HELD_OUT_FOURTH)
+    assert (
+        Counter(q.language for q in fresh) == Counter(q.language for q in fourth) == {"zh": 20, "en": 20, "mixed": 20}
+    )
     assert Counter(q.language for q in third) == {"zh": 19, "en": 20, "mixed": 20}
-    seen = [q.query for labelled in (load_queries(), held_out, fresh, third) for q in labelled]
+    seen = [q.query for labelled in (load_queries(), held_out, fresh, third, fourth) for q in labelled]
     assert len(seen) == len(set(seen))
 
 

@@ -38,6 +38,8 @@ HELD_OUT_THIRD = Path(__file__).resolve().parent / "heldout_third.yaml"
 """59 queries written blind (by someone who saw only the documents) before the dictionary was added, and scored
 after it was frozen: the honest figure. (Its author also wrote one query of the tuned set word for word;
 that one was dropped.)"""
+HELD_OUT_FOURTH = Path(__file__).resolve().parent / "heldout_fourth.yaml"
+"""60 queries written blind after the dictionary was frozen, scored once before anything else changed."""
 RECALL_AT = 3
 RANK_DEPTH = 10
 LANGUAGES = ("zh", "en", "mixed")
