@@ -41,7 +41,9 @@ class LocalToolPort:
     def __init__(self, tools: dict[str, EvidenceTool]) -> None:
         self.tools = tools
 
-    def start(self, tool_name: str, call_id: str, arguments: dict[str, Any]) -> Remote[dict[str, Any]]:
+    def start(
+        self, tool_name: str, call_id: str, arguments: dict[str, Any], traceparent: str | None = None
+    ) -> Remote[dict[str, Any]]:
         tool = self.tools[tool_name]
         work = asyncio.to_thread(tool.run, call_id, arguments)
         return _task_remote(work, functools.partial(tool.cancel, call_id))

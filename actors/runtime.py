@@ -28,6 +28,7 @@ from harness import events
 from harness.events import EventSequence, LostRun
 from harness.messages import RunEvent, StartRun
 from harness.run_context import new_run_id
+from harness.tracing import trace_id_in
 from tools.registry import configured_kinds
 
 READY_TIMEOUT_S = 5.0
@@ -239,16 +240,21 @@ class HarnessClient:
         query: str,
         principal: str = "anonymous",
         on_lost: Callable[[LostRun], Awaitable[None]] | None = None,
+        traceparent: str | None = None,
     ) -> AsyncIterator[RunEvent]:
         """``on_lost`` is awaited, before the stream's closing events go out, when the run's supervisor is lost
-        before the run ended: nobody else will record that run's end."""
+        before the run ended: nobody else will record that run's end. ``traceparent`` names the request's span,
+        the parent of the run's; its trace id goes out in the metadata event."""
         index = pick(session_id, len(self._supervisors))
         supervisor, pump = self._supervisors[index], self._pump(index)
         run_id = new_run_id()
-        start = StartRun(session_id=session_id, query=query, principal=principal, run_id=run_id)
+        start = StartRun(
+            session_id=session_id, query=query, principal=principal, run_id=run_id, traceparent=traceparent
+        )
         sequence = EventSequence()
         content: dict[str, Any] | None = None
-        yield sequence.accept(events.metadata(session_id, run_id, model=self.model_label))
+        metadata = events.metadata(session_id, run_id, model=self.model_label, trace_id=trace_id_in(traceparent))
+        yield sequence.accept(metadata)
         batches = pump.follow(run_id)
         try:
             try:

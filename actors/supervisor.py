@@ -37,6 +37,7 @@ from harness.run.services import RunServices
 from harness.run_context import new_run_id
 from harness.run_feed import FeedHub, RunFeed
 from harness.structured_logging import bound, configure_logging
+from harness.tracing import configure_tracing, within
 from stores.audit.store import SqlAuditStore
 from stores.invocation_store import InvocationStore
 from stores.redis_client import connect_redis
@@ -64,12 +65,15 @@ class RayToolPort:
                 runtimes[name],
                 config.ray.namespace,
                 config.ray.max_restarts,
+                config.telemetry,
             )
             for name, kind in kinds.items()
         }
 
-    def start(self, tool_name: str, call_id: str, arguments: dict[str, Any]) -> Remote[dict[str, Any]]:
-        return _remote(self._actors[tool_name].execute.remote(call_id, arguments))
+    def start(
+        self, tool_name: str, call_id: str, arguments: dict[str, Any], traceparent: str | None = None
+    ) -> Remote[dict[str, Any]]:
+        return _remote(self._actors[tool_name].execute.remote(call_id, arguments, traceparent))
 
 
 class RayAgentPort:
@@ -133,6 +137,7 @@ class RunSupervisor:
         self._config = config
         self._digest = config.runtime_digest()
         configure_logging()
+        configure_tracing(config.telemetry, "supervisor")
         self._redis = connect_redis(config.redis)
         me = ray.get_runtime_context().current_actor
         kinds = configured_kinds(config)
@@ -246,14 +251,14 @@ class RunSupervisor:
     async def model_call(self, run_id: str, request: ModelRequest, plan: list[str] | None = None) -> ModelReply:
         """The agent's tool-less model call (``plan``: the Diagnosis Plan it made just before)."""
         run = self._runs[run_id]
-        with bound(run.ctx.session_id, run_id):
+        with bound(run.ctx.session_id, run_id), within(run.span):
             await self._report(run, plan)
             return await run.agent_gateway.model(request)
 
     async def turn(self, run_id: str, request: ModelRequest, plan: list[str] | None = None) -> Turn:
         """One investigation turn of the agent: the model call and the tool calls of its reply, one message."""
         run = self._runs[run_id]
-        with bound(run.ctx.session_id, run_id):
+        with bound(run.ctx.session_id, run_id), within(run.span):
             await self._report(run, plan)
             return await run.agent_gateway.turn(request)
 

@@ -20,8 +20,10 @@ from ray.actor import ActorHandle
 
 from actors.names import CONTROL_SLOTS, tool_actor_name
 from actors.ray_metrics import RayToolMetrics
+from config.runtime import TelemetrySettings
 from config.tools import ToolRuntime
-from contract.tool import SAFE_MESSAGES, TOOL_BUSY, EvidenceTool, failure_raw
+from contract.tool import SAFE_MESSAGES, TOOL_BUSY, EvidenceTool, failure_of, failure_raw
+from harness.tracing import configure_tracing, failed_with, parent_context, span
 
 CANCEL_GRACE_S = 5.0
 """After a cancel, how long the slot stays held while the tool's thread stops (e.g. KILL QUERY lands)."""
@@ -30,7 +32,14 @@ CANCEL_GRACE_S = 5.0
 class ToolActor:
     """Runs calls of one tool under its concurrency limit; returns raw responses (Harness-only data)."""
 
-    def __init__(self, tool_name: str, factory: Callable[[], EvidenceTool], runtime: ToolRuntime) -> None:
+    def __init__(
+        self,
+        tool_name: str,
+        factory: Callable[[], EvidenceTool],
+        runtime: ToolRuntime,
+        telemetry: TelemetrySettings | None = None,
+    ) -> None:
+        configure_tracing(telemetry or TelemetrySettings(), f"tool-{tool_name}")
         self._name = tool_name
         self._tool = factory()
         self._limit = runtime.concurrency
@@ -45,7 +54,18 @@ class ToolActor:
         self._metrics = RayToolMetrics(tool_name)
         self._metrics.in_flight(0)
 
-    async def execute(self, call_id: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    async def execute(self, call_id: str, arguments: dict[str, Any], traceparent: str | None = None) -> dict[str, Any]:
+        """One call; its span (a child of the supervisor's, ``traceparent``) covers the wait for a slot."""
+        with span("tool execute", {"superbiz.tool": self._name}, parent=parent_context(traceparent)) as current:
+            raw = await self._execute(call_id, arguments)
+            failure = failure_of(raw)
+            if failure is None:
+                current.set_attribute("superbiz.outcome", "OK")
+            else:
+                failed_with(current, failure[0])
+            return raw
+
+    async def _execute(self, call_id: str, arguments: dict[str, Any]) -> dict[str, Any]:
         slots = self._semaphore()
         if slots.locked() and self._waiting >= self._max_pending:
             self._busy_rejections += 1
@@ -106,6 +126,7 @@ def tool_actor(
     runtime: ToolRuntime,
     namespace: str,
     max_restarts: int = -1,
+    telemetry: TelemetrySettings | None = None,
 ) -> ActorHandle:
     """The cluster's actor for ``tool_name``, created on first use (``get_if_exists``).
 
@@ -126,5 +147,5 @@ def tool_actor(
             max_restarts=max_restarts,
             max_task_retries=0,
         )
-        .remote(tool_name, factory, runtime)
+        .remote(tool_name, factory, runtime, telemetry)
     )

@@ -12,7 +12,14 @@ import json
 from pydantic import Field
 
 from config.harness import HarnessSettings
-from config.runtime import AuditSettings, GatewaySettings, ModelSettings, RaySettings, RedisSettings
+from config.runtime import (
+    AuditSettings,
+    GatewaySettings,
+    ModelSettings,
+    RaySettings,
+    RedisSettings,
+    TelemetrySettings,
+)
 from config.tools import ToolsSettings
 from config.types import Section
 
@@ -28,6 +35,7 @@ class AppConfig(Section):
     ray: RaySettings = RaySettings()
     gateway: GatewaySettings = GatewaySettings()
     audit: AuditSettings = Field(default_factory=AuditSettings)
+    telemetry: TelemetrySettings = Field(default_factory=TelemetrySettings)
 
     def runtime_digest(self) -> str:
         """A short digest of what the actors are built from: everything but the gateway's own settings and how it

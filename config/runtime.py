@@ -219,3 +219,34 @@ class AuditSettings(Section):
             # Resolved where the configuration is loaded: actors on other processes must open the same file.
             return url.set(database=str(Path(url.database).resolve())).render_as_string(hide_password=False)
         return value
+
+
+class TelemetrySettings(Section):
+    """Traces of every run (OpenTelemetry), exported over OTLP; nothing is exported until ``otlp-endpoint`` is set.
+
+    ``http/protobuf`` takes the full URL of the traces path (``http://collector:4318/v1/traces``), ``grpc`` the
+    collector's address (``http://collector:4317``). Header values (an API key for Honeycomb or Datadog) are
+    ``${ENV}`` references.
+    """
+
+    otlp_endpoint: str | None = Field(
+        default=None, description="Where spans go: an OTLP/HTTP traces URL, or an OTLP/gRPC address; off when unset."
+    )
+    protocol: Literal["http/protobuf", "grpc"] = "http/protobuf"
+    headers: dict[Annotated[str, Field(pattern=r"^[A-Za-z0-9\-_]{1,64}$")], Secret] = Field(
+        default_factory=dict, description="Sent with every export (values are ${ENV} references)."
+    )
+    export_timeout: PositiveDuration = Field(
+        default=duration("5s"), description="One export request, retries included; spans wait in a batch meanwhile."
+    )
+    batch_delay: PositiveDuration = Field(
+        default=duration("5s"), description="How long ended spans wait to be exported together (the batch's delay)."
+    )
+    service_name: Annotated[str, Field(min_length=1, max_length=128)] = "superbiz-harness"
+
+    @field_validator("otlp_endpoint")
+    @classmethod
+    def _endpoint_url(cls, value: str | None) -> str | None:
+        if value is not None and urlsplit(value).scheme not in ("http", "https"):
+            raise PydanticCustomError("otlp_endpoint", "otlp-endpoint must be an http:// or https:// URL")
+        return value

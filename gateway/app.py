@@ -20,10 +20,12 @@ from gateway.errors import http_error, internal_error
 from gateway.health import Health
 from gateway.info import STATIC, GatewayInfo
 from gateway.services import GatewayServices
+from harness.tracing import configure_tracing
 
 
 def create_app(config: AppConfig, services: GatewayServices) -> Starlette:
     """The gateway's routes over ``services``, which may still be starting (see ``gateway.services``)."""
+    configure_tracing(config.telemetry, "gateway")
     settings = config.gateway
     requests = ChatRequests(settings.max_query_chars)
     keys = ApiKeys(settings.auth != "off", settings.api_keys)

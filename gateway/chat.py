@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from opentelemetry.trace import Span, SpanKind
 from sse_starlette.sse import EventSourceResponse
 from starlette.requests import Request
 from starlette.responses import Response
@@ -28,10 +29,13 @@ from gateway.services import GatewayServices
 from harness.audit import AuditSink, RunFinished
 from harness.events import LostRun
 from harness.structured_logging import bound
+from harness.tracing import parent_context, trace_id_of, traceparent_of, tracer, within
 
 log = logging.getLogger(__name__)
 
 SEND_TIMEOUT_S = 30
+TRACE_ID_HEADER = "X-Trace-Id"
+"""The run's trace id (32 hex digits), also in the metadata event."""
 STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 
 
@@ -66,12 +70,22 @@ class ChatRoute:
             accepted = await self._accept(request)
         except RequestRejected as rejected:
             return rejected.refusal.response()
-        with bound(session_id=accepted.session_id):
+        request_span = tracer().start_span(
+            "POST /api/chat",
+            context=parent_context(request.headers.get("traceparent")),
+            kind=SpanKind.SERVER,
+            attributes={
+                "http.request.method": "POST",
+                "http.route": "/api/chat",
+                "superbiz.session_id": accepted.session_id,
+            },
+        )
+        with bound(session_id=accepted.session_id), within(request_span):
             log.info("chat request accepted", extra={"principal": accepted.principal})
         return EventSourceResponse(
-            _events(accepted),
+            _events(accepted, request_span),
             ping=self._ping_interval_s,
-            headers=STREAM_HEADERS,
+            headers={**STREAM_HEADERS, TRACE_ID_HEADER: str(trace_id_of(request_span))},
             send_timeout=SEND_TIMEOUT_S,
         )
 
@@ -91,17 +105,27 @@ class ChatRoute:
         return Accepted(principal, session_id, body.query, backend, audit)
 
 
-async def _events(accepted: Accepted) -> AsyncIterator[dict[str, str]]:
+async def _events(accepted: Accepted, request_span: Span) -> AsyncIterator[dict[str, str]]:
+    """The run's events; the request's span ends with the stream (the run's spans are its children)."""
     audit = accepted.audit
     with bound(session_id=accepted.session_id):
         stream = accepted.backend.chat(
-            accepted.session_id, accepted.query, accepted.principal, on_lost=lambda lost: _record_lost(audit, lost)
+            accepted.session_id,
+            accepted.query,
+            accepted.principal,
+            on_lost=lambda lost: _record_lost(audit, lost),
+            traceparent=traceparent_of(request_span),
         )
         try:
             async for event in stream:
+                if event.event == "done":
+                    request_span.set_attribute("superbiz.outcome", str(event.data.get("outcome")))
                 yield {"event": event.event, "data": json.dumps(event.data, ensure_ascii=False)}
         finally:
-            await stream.aclose()
+            try:
+                await stream.aclose()
+            finally:
+                request_span.end()
 
 
 async def _record_lost(audit: AuditSink, lost: LostRun) -> None:

@@ -13,7 +13,12 @@ def _json_object(properties: dict[str, Any], required: list[str]) -> dict[str, A
 
 EVENT_DATA: dict[str, dict[str, Any]] = {
     "metadata": _json_object(
-        {"session_id": {"type": "string"}, "run_id": {"type": "string"}, "model": {"type": "string"}},
+        {
+            "session_id": {"type": "string"},
+            "run_id": {"type": "string"},
+            "model": {"type": "string"},
+            "trace_id": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+        },
         ["session_id", "run_id"],
     ),
     "status": _json_object(

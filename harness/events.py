@@ -59,7 +59,9 @@ stream closed on the run's behalf carries."""
 
 
 def metadata(session_id: str, run_id: str, **extra: Any) -> RunEvent:
-    return RunEvent(event="metadata", data={"session_id": session_id, "run_id": run_id, **extra})
+    """The run's first event; ``extra`` values that are None (no trace id) are left out."""
+    given = {name: value for name, value in extra.items() if value is not None}
+    return RunEvent(event="metadata", data={"session_id": session_id, "run_id": run_id, **given})
 
 
 def status(code: str, **details: Any) -> RunEvent:

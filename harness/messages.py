@@ -47,6 +47,9 @@ class StartRun(Frozen):
     """Bounded where it enters: the gateway's request model (``gateway.max-query-chars``)."""
     principal: str = Field(default="anonymous", max_length=128)
     run_id: str | None = None
+    traceparent: str | None = Field(default=None, max_length=55)
+    """The W3C ``traceparent`` of the gateway's request span: the run's spans are its children
+    (:mod:`harness.tracing`)."""
 
 
 class RunEvent(Frozen):

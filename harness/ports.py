@@ -52,7 +52,11 @@ class AgentGateway(Protocol):
 
 
 class ToolPort(Protocol):
-    def start(self, tool_name: str, call_id: str, arguments: dict[str, Any]) -> Remote[dict[str, Any]]: ...
+    def start(
+        self, tool_name: str, call_id: str, arguments: dict[str, Any], traceparent: str | None = None
+    ) -> Remote[dict[str, Any]]:
+        """Start one call; ``traceparent`` names the span the tool's own span is a child of."""
+        ...
 
 
 class AgentPort(Protocol):

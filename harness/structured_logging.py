@@ -1,4 +1,5 @@
-"""Structured application logs: one JSON object per line, every line carrying session_id and run_id.
+"""Structured application logs: one JSON object per line, every line carrying session_id and run_id, and the
+trace id of the span current where it was written (:mod:`harness.tracing`).
 
 Logs never carry tool requests, raw responses, prompts or secrets: call sites log codes and counts only, and
 this formatter drops exception *messages* (which can quote data) and keeps the exception type and the stack
@@ -17,6 +18,8 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any, TextIO
+
+from opentelemetry.trace import format_trace_id, get_current_span
 
 _IDS: ContextVar[tuple[str | None, str | None]] = ContextVar("superbiz_log_ids", default=(None, None))
 SAFE_EXTRAS = ("role", "tool", "code", "intent", "outcome", "status", "principal", "duration_ms", "path", "method")
@@ -45,6 +48,9 @@ class JsonFormatter(logging.Formatter):
             "session_id": getattr(record, "session_id", None) or session_id,
             "run_id": getattr(record, "run_id", None) or run_id,
         }
+        span_context = get_current_span().get_span_context()
+        if span_context.is_valid:
+            line["trace_id"] = format_trace_id(span_context.trace_id)
         for name in SAFE_EXTRAS:
             if hasattr(record, name):
                 line[name] = getattr(record, name)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from opentelemetry import trace
 from pydantic import ValidationError
 
 from contract.secrets import redact
@@ -59,6 +60,7 @@ from harness.json_reader import TOOL_ARGUMENTS, JsonRejected, read_json
 from harness.messages import ToolCall
 from harness.ports import ToolPort
 from harness.run_context import RunContext
+from harness.tracing import current_traceparent, failed_with, hashed, span
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +116,12 @@ class ToolBoundary:
         self._seen_ids: set[str] = set()
 
     async def call(self, call: ToolCall) -> dict[str, Any]:
-        """Run one tool call the model asked for; returns only the agent_result (or a Tool ERROR)."""
+        """Run one tool call the model asked for; returns only the agent_result (or a Tool ERROR). Its span ends
+        with the outcome its audit row records (:meth:`_invocation`)."""
+        with span("tool call", {"superbiz.tool": _tool_name(call.name)}):
+            return await self._call(call)
+
+    async def _call(self, call: ToolCall) -> dict[str, Any]:
         started, started_at = time.monotonic(), self._ctx.clock.now()
         ensure_open(self._ctx)
         offered = self._offered.get(call.name)
@@ -165,7 +172,8 @@ class ToolBoundary:
         self._on_event("TOOL_RUNNING", {"tool": tool_name})
 
         async def invoke(_attempt: int) -> Any:
-            remote = self._tools.start(tool_name, f"{self._ctx.run_id}:{tool_call_id}", arguments)
+            call_id = f"{self._ctx.run_id}:{tool_call_id}"
+            remote = self._tools.start(tool_name, call_id, arguments, current_traceparent())
             return await bounded(self._ctx, remote.result, on_abort=remote.cancel)
 
         try:
@@ -310,7 +318,7 @@ class ToolBoundary:
     ) -> ToolInvocation:
         self._log_failure(tool_name, error_code)
         preview = json.dumps(projection.agent_result, ensure_ascii=False) if projection else ""
-        return ToolInvocation(
+        invocation = ToolInvocation(
             run_id=self._ctx.run_id,
             session_id=self._ctx.session_id,
             tool_call_id=tool_call_id,
@@ -325,6 +333,22 @@ class ToolBoundary:
             error_code=error_code,
             error_message=error_message,
         )
+        self._describe_span(invocation)
+        return invocation
+
+    def _describe_span(self, invocation: ToolInvocation) -> None:
+        current = trace.get_current_span()
+        current.set_attributes(
+            {
+                "superbiz.evidence_status": invocation.evidence_status,
+                "superbiz.duration_ms": invocation.duration_ms,
+                "superbiz.record_key_hash": hashed(
+                    f"{self._store.settings.key_prefix}:{invocation.run_id}:{invocation.tool_call_id}"
+                ),
+            }
+        )
+        if invocation.error_code is not None:
+            failed_with(current, invocation.error_code)
 
 
 def parse_arguments(text: str | None, spec: ToolSpec | None) -> tuple[dict[str, Any] | None, str | None]:

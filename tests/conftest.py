@@ -14,6 +14,7 @@ cluster), its metrics exported as Prometheus text at ``ray_metrics_url``. Any ot
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -23,6 +24,7 @@ import pytest
 import ray
 
 from tests.mysql_fixtures import order_db  # noqa: F401  (a fixture: the demo order_db on the private MariaDB)
+from tests.otlp_receiver import Receiver
 from tests.services import MariaDBServer, PrometheusServer, RedisServer, ServiceUnavailable, free_port
 
 PROMETHEUS_DEMO_HISTORY_S = 2 * 3600
@@ -167,3 +169,14 @@ def runtimes(ray_session: None) -> Iterator[list[Any]]:
     yield started
     for config in started:
         shutdown_runtime(config)
+
+
+@pytest.fixture
+def otlp_receiver() -> Iterator[Receiver]:
+    """An OTLP/HTTP trace receiver on a free loopback port (``tests.otlp_receiver``)."""
+    server = Receiver()
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()

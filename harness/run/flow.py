@@ -11,6 +11,8 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from opentelemetry.trace import Span
+
 from harness import events
 from harness.errors import RetriesExhausted, RunCancelled
 from harness.intents import Intent
@@ -30,6 +32,7 @@ from harness.run_context import RunContext
 from harness.run_state import RunStatus
 from harness.structured_logging import bound
 from harness.tool_boundary import ToolBoundary
+from harness.tracing import current_trace_id, failed_with, parent_context, span
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +67,8 @@ class Run:
         )
         """What this run's agent calls back into (``model``, ``turn``, ``plan``)."""
         self._intent: Intent | None = None
+        self.span: Span | None = None
+        """The run's span while it executes: the agent's calls back into the run re-enter it (``within``)."""
 
     @property
     def run_id(self) -> str:
@@ -73,14 +78,21 @@ class Run:
         self.ctx.cancellation.cancel(reason)
 
     async def execute(self) -> RunStatus:
-        """Run to one terminal state; never raises for the run's own failures."""
-        with bound(self._start.session_id, self.run_id):
-            return await self._execute()
+        """Run to one terminal state; never raises for the run's own failures. Its span is a child of the
+        request's (``StartRun.traceparent``), or the root of a new trace."""
+        attributes = {"superbiz.run_id": self.run_id, "superbiz.session_id": self._start.session_id}
+        with span("run", attributes, parent=parent_context(self._start.traceparent)) as current:
+            self.span = current
+            with bound(self._start.session_id, self.run_id):
+                return await self._execute()
 
     async def _execute(self) -> RunStatus:
         start = self._start
         if not self._announced:
-            self._stream.emit(events.metadata(start.session_id, self.run_id, model=self._services.model.label))
+            trace_id = current_trace_id()
+            self._stream.emit(
+                events.metadata(start.session_id, self.run_id, model=self._services.model.label, trace_id=trace_id)
+            )
         log.info("run started", extra={"principal": start.principal})
         self._recorder.started(start)
         # Both reads of the session's earlier turns start at once, beside the write: none waits for another.
@@ -96,17 +108,22 @@ class Run:
         finally:
             history.cancel()
         self.ctx.lifecycle.finish(outcome.status)
-        await self._recorder.finish(outcome, self._intent, self._stream.released)
+        released = self._stream.released
+        with span("release", _release_attributes(outcome, self._intent, released)):
+            await self._recorder.finish(outcome, self._intent, released)
         return outcome.status
 
     async def _route_and_answer(self, history: asyncio.Future[History]) -> Outcome:
         self.ctx.cancellation.raise_if_cancelled()  # cancelled before it started (while QUEUED): nothing runs
         self._stream.status("ROUTING")
         earlier = await history
-        try:
-            self._intent = await route(self.ctx, self._services, self._calls, self._start.query, earlier)
-        except RetriesExhausted:
-            return failed(self._stream, "ROUTING_UNAVAILABLE", Reason.ROUTING_UNAVAILABLE)
+        with span("routing") as routing:
+            try:
+                self._intent = await route(self.ctx, self._services, self._calls, self._start.query, earlier)
+            except RetriesExhausted:
+                failed_with(routing, Reason.ROUTING_UNAVAILABLE)
+                return failed(self._stream, "ROUTING_UNAVAILABLE", Reason.ROUTING_UNAVAILABLE)
+            routing.set_attribute("superbiz.intent", self._intent)
         self._stream.status("ROUTED", intent=self._intent)
         return await PATHS[self._intent](self._scope(earlier))
 
@@ -134,3 +151,15 @@ class Run:
         if self.ctx.cancellation.reason == events.SERVICE_STOPPING:
             return Outcome(RunStatus.FAILED, fallback_reason=events.SERVICE_STOPPING)
         return Outcome(RunStatus.CANCELLED)
+
+
+def _release_attributes(outcome: Outcome, intent: Intent | None, released: dict[str, Any] | None) -> dict[str, str]:
+    """What the release span says: the outcome, the content type released and the fallback type, if any."""
+    attributes = {"superbiz.outcome": outcome.status.value, "superbiz.intent": intent or ""}
+    if released is not None and isinstance(released.get("content_type"), str):
+        attributes["superbiz.content_type"] = released["content_type"]
+    if outcome.fallback_type is not None:
+        attributes["superbiz.fallback_type"] = outcome.fallback_type
+    if outcome.fallback_reason is not None:
+        attributes["superbiz.fallback_reason"] = outcome.fallback_reason
+    return attributes

@@ -29,6 +29,7 @@ from harness.messages import ChatMessage, GuardAttempt, ModelReply, ModelRequest
 from harness.ports import ChatModel, Remote
 from harness.run.recorder import Recorder
 from harness.run_context import RunContext
+from harness.tracing import failed_with, span
 
 log = logging.getLogger(__name__)
 
@@ -110,22 +111,39 @@ class ModelCalls:
     async def _attempt(
         self, step: int, role: str, attempt: int, call: Awaitable[T], settled: Callable[[T], Settled]
     ) -> T:
-        """The one failure ladder: every way a call can end becomes its ``agent_step`` row."""
+        """The one failure ladder: every way a call can end becomes its ``agent_step`` row and its span."""
         started = self._ctx.clock.monotonic()
-        try:
-            result = await call
-        except OperationFailed as failed:
-            self._recorder.model_step(step, role, started, str(failed.kind), attempt=attempt)
-            raise
-        except (BudgetExhausted, RunCancelled) as stopped:
-            self._recorder.model_step(step, role, started, stopped.code, attempt=attempt)
-            raise
-        except asyncio.CancelledError:
-            self._recorder.model_step(step, role, started, RunCancelled.code, attempt=attempt)
-            raise
-        outcome, usage, has_tool_call = settled(result)
-        self._recorder.model_step(step, role, started, outcome, usage, has_tool_call, attempt)
-        return result
+        with span(model_span_name(role), {"superbiz.role": role, "superbiz.attempt": attempt}) as current:
+            try:
+                result = await call
+            except OperationFailed as failed:
+                self._recorder.model_step(step, role, started, str(failed.kind), attempt=attempt)
+                failed_with(current, str(failed.kind))
+                raise
+            except (BudgetExhausted, RunCancelled) as stopped:
+                self._recorder.model_step(step, role, started, stopped.code, attempt=attempt)
+                failed_with(current, stopped.code)
+                raise
+            except asyncio.CancelledError:
+                self._recorder.model_step(step, role, started, RunCancelled.code, attempt=attempt)
+                failed_with(current, RunCancelled.code)
+                raise
+            outcome, usage, has_tool_call = settled(result)
+            self._recorder.model_step(step, role, started, outcome, usage, has_tool_call, attempt)
+            current.set_attributes(
+                {"gen_ai.usage.input_tokens": usage.input_tokens, "gen_ai.usage.output_tokens": usage.output_tokens}
+            )
+            if isinstance(result, GuardAttempt) and result.verdict is not None:
+                current.set_attribute("superbiz.verdict", result.verdict.verdict)
+            if outcome == "OK":
+                current.set_attribute("superbiz.outcome", outcome)
+            else:
+                failed_with(current, outcome)
+            return result
+
+
+def model_span_name(role: str) -> str:
+    return "semantic guard" if role == "guard" else f"model call {role}"
 
 
 def refused_by(parse: Callable[[str | None], object]) -> Refusal:

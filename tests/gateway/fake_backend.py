@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from harness import events
 from harness.events import LostRun
 from harness.messages import RunEvent
+from harness.tracing import trace_id_in
 
 
 class FakeBackend:
@@ -18,6 +19,7 @@ class FakeBackend:
         self.lost_after_content = lost_after_content
         """Play a supervisor lost between its content and its record: ``on_lost`` is told, then done follows."""
         self.calls: list[tuple[str, str, str]] = []
+        self.traceparents: list[str | None] = []
         self.closed = asyncio.Event()
         self.ready = {"ray": True, "supervisors": True, "redis": True}
 
@@ -27,10 +29,12 @@ class FakeBackend:
         query: str,
         principal: str,
         on_lost: Callable[[LostRun], Awaitable[None]] | None = None,
+        traceparent: str | None = None,
     ) -> AsyncIterator[RunEvent]:
         self.calls.append((session_id, query, principal))
+        self.traceparents.append(traceparent)
         try:
-            yield events.metadata(session_id, "run-fake-1", model=self.model_label)
+            yield events.metadata(session_id, "run-fake-1", model=self.model_label, trace_id=trace_id_in(traceparent))
             yield events.status("ROUTING")
             if self.hang:
                 await asyncio.Event().wait()

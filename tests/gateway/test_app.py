@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -216,3 +217,20 @@ def test_a_run_whose_supervisor_was_lost_after_its_content_is_recorded_as_its_cl
     assert (record.run_id, record.status, record.fallback_reason) == ("run-fake-1", "SUCCESS", "SUPERVISOR_LOST")
     assert record.released_content == events[2][1]
     assert record.model_calls is None  # counted by the store from the rows the supervisor wrote
+
+
+def test_a_callers_traceparent_is_continued_and_its_trace_id_returned(client: TestClient, backend: FakeBackend) -> None:
+    caller = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+    response = post(client, {"query": "你好"}, traceparent=caller)
+    assert response.headers["x-trace-id"] == "4bf92f3577b34da6a3ce929d0e0e4736"
+    assert sse(response.text)[0][1]["trace_id"] == "4bf92f3577b34da6a3ce929d0e0e4736"
+    (sent,) = backend.traceparents
+    assert sent is not None and sent.startswith("00-4bf92f3577b34da6a3ce929d0e0e4736-")
+    assert "00f067aa0ba902b7" not in sent  # the run's parent is the gateway's span, a child of the caller's
+
+
+def test_without_a_traceparent_each_request_starts_its_own_trace(client: TestClient, backend: FakeBackend) -> None:
+    first, second = post(client, {"query": "你好"}), post(client, {"query": "你好", "session_id": "session-0002"})
+    ids = [response.headers["x-trace-id"] for response in (first, second)]
+    assert all(re.fullmatch(r"[0-9a-f]{32}", each) for each in ids) and ids[0] != ids[1]
+    assert [sse(response.text)[0][1]["trace_id"] for response in (first, second)] == ids

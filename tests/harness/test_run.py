@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+from unittest.mock import ANY
 
 import pytest
 
@@ -55,7 +57,9 @@ async def test_supported_diagnosis_releases_the_report_with_references() -> None
     outcome = await run_once(services(model))
     assert outcome.status is RunStatus.SUCCESS
     assert outcome.names[0] == "metadata" and outcome.names[-2:] == ["content", "done"]
-    assert outcome.first("metadata") == {"session_id": "s-1", "run_id": outcome.run.run_id, "model": model.label}
+    metadata = outcome.first("metadata")
+    assert metadata == {"session_id": "s-1", "run_id": outcome.run.run_id, "model": model.label, "trace_id": ANY}
+    assert re.fullmatch(r"[0-9a-f]{32}", metadata["trace_id"])
     assert outcome.first("done") == {"outcome": "SUCCESS"}
     statuses = outcome.statuses()
     assert statuses[:3] == ["ROUTING", "ROUTED", "PLANNING"]

@@ -1,0 +1,156 @@
+"""One trace per run (issue 22): W3C traceparent in and out, the span tree of an in-process run, and what no
+span may carry; the exporter's failures cost a counter and a rate-limited line."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterator, Sequence
+
+import pytest
+from opentelemetry.sdk.trace import ReadableSpan
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from opentelemetry.trace import format_span_id, format_trace_id
+
+from harness.messages import StartRun
+from harness.run.flow import Run
+from harness.run_state import RunStatus
+from harness.scripted_model import ScriptedChatModel
+from harness.tracing import (
+    FAILURE_LOG_INTERVAL_S,
+    GuardedExporter,
+    parent_context,
+    span,
+    trace_id_in,
+    traceparent_of,
+    tracer_provider,
+)
+from tests.harness.run_support import QUERY, diagnosis_model, services
+
+CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
+CALLER_SPAN = "00f067aa0ba902b7"
+CALLER = f"00-{CALLER_TRACE}-{CALLER_SPAN}-01"
+
+
+@pytest.fixture
+def exported() -> Iterator[InMemorySpanExporter]:
+    """Every span this process ends while the test runs."""
+    memory = InMemorySpanExporter()
+    processor = SimpleSpanProcessor(memory)
+    tracer_provider().add_span_processor(processor)
+    yield memory
+    processor.shutdown()
+
+
+def test_a_callers_traceparent_is_continued_and_a_bad_one_starts_a_new_trace() -> None:
+    assert trace_id_in(CALLER) == CALLER_TRACE
+    for bad in (None, "", "garbage", f"00-{'0' * 32}-{CALLER_SPAN}-01", f"00-{CALLER_TRACE}-{'0' * 16}-01"):
+        assert parent_context(bad) is None and trace_id_in(bad) is None
+    with span("child", parent=parent_context(CALLER)) as child:
+        header = traceparent_of(child)
+    assert header is not None and header.startswith(f"00-{CALLER_TRACE}-") and CALLER_SPAN not in header
+
+
+async def test_a_run_is_one_tree_under_the_callers_span(exported: InMemorySpanExporter) -> None:
+    model = diagnosis_model()
+    run = Run(services(model), StartRun(session_id="s-1", query=QUERY, traceparent=CALLER))
+    assert await run.execute() is RunStatus.SUCCESS
+    spans = [each for each in exported.get_finished_spans() if each.context.trace_id == int(CALLER_TRACE, 16)]
+    by_id = {each.context.span_id: each for each in spans}
+    (root,) = [each for each in spans if each.name == "run"]
+    assert root.parent is not None and format_span_id(root.parent.span_id) == CALLER_SPAN
+    for each in spans:
+        if each is not root:  # every other span descends from the run's
+            ancestor = each
+            while ancestor.parent is not None and ancestor.parent.span_id in by_id:
+                ancestor = by_id[ancestor.parent.span_id]
+            assert ancestor is root, each.name
+    names = [each.name for each in spans]
+    assert {"routing", "model call router", "model call agent", "semantic guard", "release"} <= set(names)
+    assert names.count("tool call") == 3
+    routing = next(each for each in spans if each.name == "routing")
+    assert routing.attributes["superbiz.intent"] == "DIAGNOSIS"
+    tools = [each for each in spans if each.name == "tool call"]
+    assert {each.attributes["superbiz.tool"] for each in tools} == {"lookup_knowledge", "query_logs", "query_mysql"}
+    assert all(each.attributes["superbiz.evidence_status"] == "EVIDENCE_FOUND" for each in tools)
+    assert all(re.fullmatch(r"[0-9a-f]{16}", str(each.attributes["superbiz.record_key_hash"])) for each in tools)
+    guard = next(each for each in spans if each.name == "semantic guard")
+    assert guard.attributes["superbiz.verdict"] == "SUPPORTED"
+    release = next(each for each in spans if each.name == "release")
+    assert release.attributes["superbiz.outcome"] == "SUCCESS"
+    assert release.attributes["superbiz.content_type"] == "DIAGNOSIS_REPORT"
+    agent = [each for each in spans if each.name == "model call agent"]
+    assert all(each.attributes["gen_ai.usage.input_tokens"] >= 0 for each in agent)
+    assert_no_forbidden_content(spans, [*prompt_lines(model), QUERY, f"{run.run_id}:"])
+
+
+def prompt_lines(model: ScriptedChatModel) -> list[str]:
+    """Every line of every message the model was sent (prompts, tool results, the question)."""
+    return [
+        line.strip()
+        for role in ("router", "agent", "guard")
+        for request in model.requests_of(role)
+        for message in request.messages
+        for line in (message.content or "").splitlines()
+        if len(line.strip()) >= 8
+    ]
+
+
+def assert_no_forbidden_content(spans: Sequence[ReadableSpan], forbidden: list[str]) -> None:
+    """No attribute, event or status of any span holds any of ``forbidden`` (prompts, the question, record keys)."""
+    dumped = json.dumps(
+        [
+            {
+                "name": each.name,
+                "attributes": dict(each.attributes or {}),
+                "events": [(event.name, dict(event.attributes or {})) for event in each.events],
+                "status": each.status.description,
+            }
+            for each in spans
+        ],
+        ensure_ascii=False,
+    )
+    leaked = [text[:40] for text in forbidden if len(text) >= 8 and text in dumped]
+    assert leaked == []
+
+
+class Failing(SpanExporter):
+    def __init__(self) -> None:
+        self.raise_next = False
+
+    def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+        if self.raise_next:
+            raise ConnectionError("collector at 10.0.0.1:4318 refused")
+        return SpanExportResult.FAILURE
+
+
+def test_a_failing_collector_costs_a_counter_and_one_line_a_minute(caplog: pytest.LogCaptureFixture) -> None:
+    now = [0.0]
+    inner = Failing()
+    guarded = GuardedExporter(inner, clock=lambda: now[0])
+    with caplog.at_level(logging.WARNING, logger="harness.tracing"):
+        for step in range(10):
+            now[0] = step * FAILURE_LOG_INTERVAL_S / 4
+            inner.raise_next = step % 2 == 1
+            assert guarded.export([]) is SpanExportResult.FAILURE
+    assert guarded.failures == 10
+    lines = [record for record in caplog.records if record.name == "harness.tracing"]
+    assert len(lines) == 3  # at 0, 1 and 2 intervals
+    assert all("10.0.0.1" not in record.getMessage() for record in lines)
+
+
+def test_the_log_line_of_a_run_carries_its_trace_id() -> None:
+    from harness.structured_logging import JsonFormatter
+
+    record = logging.getLogger("t").makeRecord("t", logging.INFO, __file__, 1, "run started", (), None)
+    with span("run", parent=parent_context(CALLER)):
+        line = json.loads(JsonFormatter().format(record))
+    assert line["trace_id"] == CALLER_TRACE
+    assert "trace_id" not in json.loads(JsonFormatter().format(record))
+
+
+def test_trace_ids_are_32_hex_digits() -> None:
+    with span("root") as root:
+        assert re.fullmatch(r"[0-9a-f]{32}", format_trace_id(root.get_span_context().trace_id))
