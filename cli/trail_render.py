@@ -110,6 +110,8 @@ def trail_tree(trail: RunTrail) -> Tree:
         f"session {escape(run['session_id'])} · principal {escape(run['principal'])} · started "
         f"{_when(run['started_at'])} · {_ms(run['total_duration_ms'])}"
     )
+    if run.get("trace_id"):
+        tree.add(f"trace {escape(run['trace_id'])}")
     tree.add(f"query: {escape(run['query'])}")
     counts = (("model_calls", "model call"), ("tool_call_count", "tool call"), ("total_tokens", "token"))
     tree.add(" · ".join(_count(run[column], noun) for column, noun in counts))

@@ -23,6 +23,8 @@ class RunStarted:
     principal: str
     query: str
     started_at: datetime
+    trace_id: str | None = None
+    """The run's trace (:mod:`harness.tracing`), so a trace found in a tracing backend leads to the audit and back."""
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from harness.run.outcome import Outcome
 from harness.run.services import RunServices
 from harness.run_context import RunContext
 from harness.run_state import RunStatus
+from harness.tracing import current_trace_id
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,8 @@ class Recorder:
         return self._ctx.run_id
 
     def started(self, start: StartRun) -> None:
-        row = RunStarted(self.run_id, start.session_id, start.principal, start.query, self._ctx.clock.now())
+        now = self._ctx.clock.now()
+        row = RunStarted(self.run_id, start.session_id, start.principal, start.query, now, current_trace_id())
         self._write(self._services.audit.record(row))
 
     def next_step(self) -> int:

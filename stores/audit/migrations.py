@@ -22,7 +22,12 @@ from contract.vocabulary import HarnessError
 from stores.audit.schema import METADATA, TABLES
 
 ADDED_COLUMNS = frozenset(
-    {("agent_step", "attempt"), ("diagnosis_run", "released_content"), ("diagnosis_run", "cited_tool_calls")}
+    {
+        ("agent_step", "attempt"),
+        ("diagnosis_run", "released_content"),
+        ("diagnosis_run", "cited_tool_calls"),
+        ("diagnosis_run", "trace_id"),
+    }
 )
 """Nullable columns a later version added to an existing table: ``init_schema`` adds them (ALTER TABLE ADD
 COLUMN); rows written before keep NULL there. Any other missing column needs a migration by hand."""

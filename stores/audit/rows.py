@@ -65,6 +65,7 @@ def started_row(record: RunStarted) -> dict[str, Any]:
         "query": audit_text(record.query, MAX_TEXT_CHARS),
         "status": "RUNNING",
         "started_at": db_time(record.started_at),
+        "trace_id": record.trace_id,
     }
 
 

@@ -81,6 +81,7 @@ diagnosis_run = Table(
     # the user saw, byte for byte. NULL for a run that sent no content (a failure, a cancellation).
     Column("released_content", _LONG_TEXT),
     Column("cited_tool_calls", _JSON),
+    Column("trace_id", String(32)),
     # session_id lookups use the leading column of these two indexes.
     Index("idx_diagnosis_run_session_started", "session_id", "started_at"),
     Index("idx_diagnosis_run_session_finish", "session_id", "finish_seq"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -81,6 +82,7 @@ def test_show_prints_the_whole_trail_of_a_run(audit: tuple[Path, dict[str, str]]
     lines = [line.strip("│├└─ ") for line in out.splitlines()]
     assert lines[0].startswith(f"run {ids['repaired']}  DIAGNOSIS  SUCCESS")
     assert "query: 订单 order-123 支付超时，帮我排查" in lines
+    assert any(re.fullmatch(r"trace [0-9a-f]{32}", line) for line in lines)  # the run's OpenTelemetry trace
     steps = [line.split("  ")[0] for line in lines if line.startswith("#")]
     assert steps == [
         "#1 router attempt 1 OK",

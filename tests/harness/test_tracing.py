@@ -55,8 +55,10 @@ def test_a_callers_traceparent_is_continued_and_a_bad_one_starts_a_new_trace() -
 
 async def test_a_run_is_one_tree_under_the_callers_span(exported: InMemorySpanExporter) -> None:
     model = diagnosis_model()
-    run = Run(services(model), StartRun(session_id="s-1", query=QUERY, traceparent=CALLER))
+    shared = services(model)
+    run = Run(shared, StartRun(session_id="s-1", query=QUERY, traceparent=CALLER))
     assert await run.execute() is RunStatus.SUCCESS
+    assert [record.trace_id for record in shared.audit.started] == [CALLER_TRACE]  # diagnosis_run.trace_id
     spans = [each for each in exported.get_finished_spans() if each.context.trace_id == int(CALLER_TRACE, 16)]
     by_id = {each.context.span_id: each for each in spans}
     (root,) = [each for each in spans if each.name == "run"]

@@ -492,7 +492,7 @@ EXPECTED_COLUMNS = {
         "run_id", "session_id", "principal", "query", "intent", "status", "release_outcome", "fallback_type",
         "fallback_reason", "published_result", "guard_verdict", "guard_reason", "model_calls", "input_tokens",
         "output_tokens", "total_tokens", "tool_call_count", "total_duration_ms", "started_at", "finished_at",
-        "finish_seq", "released_content", "cited_tool_calls",
+        "finish_seq", "released_content", "cited_tool_calls", "trace_id",
     },
     "agent_step": {
         "id", "run_id", "session_id", "step_index", "agent_name", "has_tool_call", "duration_ms", "input_tokens",
