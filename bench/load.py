@@ -16,13 +16,17 @@ In the same run, per (delay, C): the same Harness code in-process (``actors.in_p
 the same fake endpoint, Redis and SQLite audit), and at zero delay a LangGraph ReAct agent playing the same script
 (``bench/langgraph_peer.py``; needs the optional ``bench`` extra, skipped with a message without it).
 
-    python bench/load.py [--levels 10,50,200] [--delays 0,100] [--runs-per-level N] [--quick]
+    python bench/load.py [--levels 10,50,200] [--delays 0,100] [--runs-per-level N] [--tracing ROUNDS] [--quick]
 
 Targets (issue 11), printed with their ratios at the end: at C = 200 with a zero-delay model, the product's CPU
 per run (every process but the fake endpoint and the bench's own SSE clients, Ray's daemons included) <= 1.5x
 the LangGraph peer's, and runs/s >= 1.2x the peer's; at every level p99 <= 3x p50, time to first event <= 50 ms
 at p50, 0 lost or malformed; peak RSS of the cluster <= 4 GB. With the 100 ms model, runs/s is also set against
 min(ideal, the zero-delay capacity just measured).
+
+Tracing (issue 22): ``--tracing`` rounds (default 1; none with ``--quick``) of the server at zero delay and the top
+level with tracing off and then on, every process exporting its spans over OTLP/HTTP to a receiver in the bench's
+process; target: CPU per run with tracing on <= 1.10x off.
 """
 
 from __future__ import annotations
@@ -67,6 +71,7 @@ from harness.structured_logging import configure_logging
 from stores.audit.store import SqlAuditStore
 from stores.invocation_store import InvocationStore
 from stores.redis_client import connect_redis
+from tests.otlp_receiver import Receiver
 from tests.services import RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,6 +94,7 @@ TARGET_DELAYED_SHARE = 0.85
 TARGET_TAIL = 3.0
 TARGET_TTFE_S = 0.050
 TARGET_RSS = 4 * GB
+TARGET_TRACING_CPU_RATIO = 1.10
 
 
 # -- results -------------------------------------------------------------------------------------------------
@@ -188,8 +194,17 @@ async def drive(concurrency: int, runs: int, one: Callable[[], Awaitable[tuple[f
 # -- the configuration, the gateway process, the cluster's memory --------------------------------------------
 
 
-def config_data(redis_url: str, base_url: str, namespace: str, max_active_runs: int, audit: Path) -> dict[str, Any]:
+def config_data(
+    redis_url: str,
+    base_url: str,
+    namespace: str,
+    max_active_runs: int,
+    audit: Path,
+    otlp_endpoint: str | None = None,
+) -> dict[str, Any]:
     data = yaml.safe_load(BUNDLED_DEFAULT.read_text())
+    if otlp_endpoint is not None:
+        data["telemetry"] = {"otlp-endpoint": otlp_endpoint}
     data["redis"] = {"url": redis_url}
     data["model"] = {"provider": "openai", "base-url": base_url, "api-key": "${BENCH_KEY}", "timeout-s": 30}
     data["ray"] = {"namespace": namespace, "max-active-runs": max_active_runs}
@@ -671,10 +686,12 @@ async def gateway_level(
     work: Path,
     memory: ClusterMemory,
     max_active: int,
+    otlp_endpoint: str | None = None,
 ) -> Level:
-    """One level of the server: a fresh fake model and gateway, with the cluster's memory peak and tool stats."""
+    """One level of the server: a fresh fake model and gateway, with the cluster's memory peak and tool stats;
+    with ``otlp_endpoint``, every process of it exports its spans there."""
     with FakeLlmProcess(delay_ms) as fake:
-        data = config_data(redis_url, fake.base_url, namespace, max_active, work / f"{namespace}.db")
+        data = config_data(redis_url, fake.base_url, namespace, max_active, work / f"{namespace}.db", otlp_endpoint)
         app_config(data)  # fail here, not in the subprocess, on a bad configuration
         path = work / f"{namespace}.yaml"
         path.write_text(yaml.safe_dump(data, allow_unicode=True))
@@ -735,6 +752,8 @@ async def main(args: argparse.Namespace, ray_address: str, redis_url: str, work:
                         peer_label, level = await peer_level(fake.base_url, concurrency, runs)
                     peers.append(level)
                     print(f"  langgraph          C={concurrency}: {level.rate:.1f} runs/s", flush=True)
+        if args.tracing:
+            traced = await tracing_levels(args, ray_address, redis_url, work, memory, max_active)
     finally:
         memory.stop()
     by_key = {(level.delay_ms, level.concurrency): level for level in server}
@@ -748,6 +767,53 @@ async def main(args: argparse.Namespace, ray_address: str, redis_url: str, work:
         + [("langgraph", level) for level in peers]
     )
     print_targets(server, peers)
+    if args.tracing:
+        print_tracing(*traced)
+
+
+async def tracing_levels(
+    args: argparse.Namespace, ray_address: str, redis_url: str, work: Path, memory: ClusterMemory, max_active: int
+) -> tuple[list[Level], list[Level], int]:
+    """The server at zero delay and the top level, with tracing off and on in turns (``--tracing`` rounds of
+    each), exporting to an OTLP/HTTP receiver in the bench's process (its CPU is the bench's, not the product's);
+    returns the levels off, on and the spans the receiver decoded."""
+    concurrency = max(int(c) for c in args.levels.split(","))
+    runs = args.runs_per_level or max(300, 4 * concurrency)
+    receiver = Receiver()
+    threading.Thread(target=receiver.serve_forever, daemon=True).start()
+    off: list[Level] = []
+    on: list[Level] = []
+    try:
+        for _ in range(args.tracing):
+            for endpoint, levels in ((None, off), (receiver.url, on)):
+                namespace = f"trace-{uuid.uuid4().hex[:8]}"
+                level = await gateway_level(
+                    0, concurrency, runs, namespace, ray_address, redis_url, work, memory, max_active, endpoint
+                )
+                levels.append(level)
+                print(
+                    f"  tracing {'on ' if endpoint else 'off'} C={concurrency}: {level.rate:.1f} runs/s, CPU per run "
+                    f"{product_cpu(level, 'server') * 1e3:.1f} ms",
+                    flush=True,
+                )
+    finally:
+        receiver.shutdown()
+        receiver.server_close()
+    return off, on, len(receiver.spans())
+
+
+def print_tracing(off: list[Level], on: list[Level], spans: int) -> None:
+    """CPU per run with tracing on against off, each the total over its rounds."""
+    runs_off, runs_on = sum(level.runs for level in off), sum(level.runs for level in on)
+    cpu_off = sum(product_cpu(level, "server") * level.runs for level in off) / runs_off
+    cpu_on = sum(product_cpu(level, "server") * level.runs for level in on) / runs_on
+    ratio = cpu_on / cpu_off
+    print(
+        f"\nTracing (issue 22), zero delay, C={off[0].concurrency}, {len(off)} round(s) of each, {runs_on} runs "
+        f"traced, {spans} spans received ({spans / runs_on:.1f} per run)\n"
+        f"  CPU per run with tracing on {cpu_on * 1e3:.1f} ms vs off {cpu_off * 1e3:.1f} ms -> {ratio:.3f}x "
+        f"(target <= {TARGET_TRACING_CPU_RATIO}x): {verdict(ratio <= TARGET_TRACING_CPU_RATIO)}"
+    )
 
 
 if __name__ == "__main__":
@@ -760,10 +826,17 @@ if __name__ == "__main__":
     parser.add_argument("--delays", default="0,100", help="model delays in ms (default: %(default)s)")
     parser.add_argument("--runs-per-level", type=int, default=0, help="runs per level (default: max(300, 4 x C))")
     parser.add_argument("--quick", action="store_true", help="one small level, few runs (smoke test)")
+    parser.add_argument(
+        "--tracing",
+        type=int,
+        default=1,
+        help="rounds of the top level with tracing off and on, exporting to a local receiver (0: none)",
+    )
     arguments = parser.parse_args()
     if arguments.quick:
         arguments.levels = "4" if arguments.levels == parser.get_default("levels") else arguments.levels
         arguments.runs_per_level = arguments.runs_per_level or 12
+        arguments.tracing = 0 if arguments.tracing == parser.get_default("tracing") else arguments.tracing
     os.environ.setdefault("RAY_DEDUP_LOGS", "0")
     with tempfile.TemporaryDirectory(prefix="superbiz-load-") as tmp, RedisServer() as redis_server:
         work = Path(tmp)
