@@ -150,7 +150,7 @@ class ToolBoundary:
             if arguments is None:  # kept for the audit as a bounded excerpt of what the model wrote
                 arguments = self._unparsed(call)
             return await self._fail(call.id, tool_name, arguments, code, message, started, started_at)
-        return await self.execute(call.id, call.name, arguments, offered.projector, started, started_at)
+        return await self._execute(call.id, call.name, arguments, offered.projector, started, started_at)
 
     @staticmethod
     def _unparsed(call: ToolCall) -> dict[str, Any]:
@@ -163,12 +163,23 @@ class ToolBoundary:
         tool_name: str,
         arguments: dict[str, Any],
         projector: ToolResultProjector,
-        started: float | None = None,
-        started_at: datetime | None = None,
+    ) -> dict[str, Any]:
+        """Execute a call the Harness itself makes (the knowledge lookup of a KNOWLEDGE_QUERY), in its own span."""
+        with span("tool call", {"superbiz.tool": _tool_name(tool_name)}):
+            return await self._execute(
+                tool_call_id, tool_name, arguments, projector, time.monotonic(), self._ctx.clock.now()
+            )
+
+    async def _execute(
+        self,
+        tool_call_id: str,
+        tool_name: str,
+        arguments: dict[str, Any],
+        projector: ToolResultProjector,
+        started: float,
+        started_at: datetime,
     ) -> dict[str, Any]:
         """Execute an admitted call: tool actor -> raw (store) -> projection (store) -> agent_result."""
-        started = time.monotonic() if started is None else started
-        started_at = self._ctx.clock.now() if started_at is None else started_at
         self._on_event("TOOL_RUNNING", {"tool": tool_name})
 
         async def invoke(_attempt: int) -> Any:

@@ -28,6 +28,7 @@ from harness.run.services import RunServices
 from harness.run.stream import RunStream
 from harness.run_context import RunContext
 from harness.tool_boundary import ToolBoundary
+from harness.tracing import span
 from harness.turn_budget import budget_line, final_instruction, offer
 
 log = logging.getLogger(__name__)
@@ -87,6 +88,12 @@ class RunGateway:
         """
         if request.role != "agent":
             raise OperationFailed("INVALID_OUTPUT", "an investigation turn is an agent call")
+        with span("agent turn") as current:
+            turn = await self._turn(request)
+            current.set_attributes({"superbiz.final": turn.final, "superbiz.tool_calls": len(turn.results)})
+            return turn
+
+    async def _turn(self, request: ModelRequest) -> Turn:
         names = tuple(self._definitions)
         limits, usage = self._ctx.budget.limits, self._ctx.budget.usage()
         reserve = self._services.config.harness.agent.final_call_reserve
@@ -117,7 +124,9 @@ class RunGateway:
         if self._plan_sent:
             return
         self._plan_sent = True
-        verdict = gate.check(gate.Plan(steps, self._language), self._services.policy)
+        with span("plan") as current:
+            verdict = gate.check(gate.Plan(steps, self._language), self._services.policy)
+            current.set_attribute("superbiz.steps", len(verdict.steps))
         self._stream.status("PLANNING", steps=verdict.steps)
 
     async def _agent_model(

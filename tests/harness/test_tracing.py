@@ -12,12 +12,12 @@ import pytest
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor, SpanExporter, SpanExportResult
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
-from opentelemetry.trace import format_span_id, format_trace_id
+from opentelemetry.trace import StatusCode, format_span_id, format_trace_id
 
 from harness.messages import StartRun
 from harness.run.flow import Run
 from harness.run_state import RunStatus
-from harness.scripted_model import ScriptedChatModel
+from harness.scripted_model import Delay, ScriptedChatModel, reply
 from harness.tracing import (
     FAILURE_LOG_INTERVAL_S,
     GuardedExporter,
@@ -27,7 +27,7 @@ from harness.tracing import (
     traceparent_of,
     tracer_provider,
 )
-from tests.harness.run_support import QUERY, diagnosis_model, services
+from tests.harness.run_support import GOOD_DRAFT, QUERY, SUPPORTED, config, diagnosis_model, draft, services
 
 CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 CALLER_SPAN = "00f067aa0ba902b7"
@@ -70,8 +70,15 @@ async def test_a_run_is_one_tree_under_the_callers_span(exported: InMemorySpanEx
                 ancestor = by_id[ancestor.parent.span_id]
             assert ancestor is root, each.name
     names = [each.name for each in spans]
-    assert {"routing", "model call router", "model call agent", "semantic guard", "release"} <= set(names)
-    assert names.count("tool call") == 3
+    assert {"routing", "model call router", "plan", "evidence guard", "semantic guard", "release"} <= set(names)
+    assert (names.count("tool call"), names.count("agent turn"), names.count("model call agent")) == (3, 3, 4)
+    parents = {each.name: set() for each in spans}
+    for each in spans:
+        parents[each.name].add(by_id[each.parent.span_id].name if each.parent.span_id in by_id else "caller")
+    assert parents["tool call"] == {"agent turn"}
+    assert parents["model call agent"] == {"agent turn", "run"}  # the plan is the agent's one tool-less call
+    evidence = next(each for each in spans if each.name == "evidence guard")
+    assert evidence.attributes["superbiz.outcome"] == "PASS" and evidence.attributes["superbiz.failure_codes"] == ()
     routing = next(each for each in spans if each.name == "routing")
     assert routing.attributes["superbiz.intent"] == "DIAGNOSIS"
     tools = [each for each in spans if each.name == "tool call"]
@@ -86,6 +93,45 @@ async def test_a_run_is_one_tree_under_the_callers_span(exported: InMemorySpanEx
     agent = [each for each in spans if each.name == "model call agent"]
     assert all(each.attributes["gen_ai.usage.input_tokens"] >= 0 for each in agent)
     assert_no_forbidden_content(spans, [*prompt_lines(model), QUERY, f"{run.run_id}:"])
+
+
+def run_spans(exported: InMemorySpanExporter, run: Run) -> list[ReadableSpan]:
+    """The spans of ``run``'s trace, in the order they ended."""
+    assert run.span is not None
+    trace_id = run.span.get_span_context().trace_id
+    return [each for each in exported.get_finished_spans() if each.context.trace_id == trace_id]
+
+
+async def test_a_repaired_draft_shows_the_failed_check_the_repair_and_the_passed_check(
+    exported: InMemorySpanExporter,
+) -> None:
+    model = diagnosis_model(draft(("a1", "NORMAL", ["call_fabricated"]), conclusion=["a1"]))
+    model.script("repair", reply(GOOD_DRAFT))
+    run = Run(services(model), StartRun(session_id="s-1", query=QUERY))
+    assert await run.execute() is RunStatus.SUCCESS
+    spans = run_spans(exported, run)
+    checks = [each for each in spans if each.name == "evidence guard"]
+    assert [each.attributes["superbiz.outcome"] for each in checks] == ["FAIL", "PASS"]
+    assert "UNKNOWN_TOOL_CALL" in checks[0].attributes["superbiz.failure_codes"]
+    (repair,) = [each for each in spans if each.name == "repair"]
+    assert repair.attributes["superbiz.attempt"] == 1
+    assert "model call repair" in [each.name for each in spans]
+
+
+async def test_a_guard_timeout_is_the_failure_kind_of_each_attempt(exported: InMemorySpanExporter) -> None:
+    model = diagnosis_model(GOOD_DRAFT, Delay(5, SUPPORTED), Delay(5, SUPPORTED))
+    settings = config(**{"semantic-guard": {"attempt-timeout": "200ms", "total-timeout": "2s"}})
+    run = Run(services(model, settings), StartRun(session_id="s-1", query=QUERY))
+    assert await run.execute() is RunStatus.FALLBACK
+    spans = run_spans(exported, run)
+    guards = [each for each in spans if each.name == "semantic guard"]
+    assert [(each.attributes["superbiz.attempt"], each.attributes["superbiz.outcome"]) for each in guards] == [
+        (1, "TIMEOUT"),
+        (2, "TIMEOUT"),
+    ]
+    assert all(each.status.status_code is StatusCode.ERROR for each in guards)
+    release = next(each for each in spans if each.name == "release")
+    assert release.attributes["superbiz.fallback_type"] == "SEMANTIC_UNAVAILABLE"
 
 
 def prompt_lines(model: ScriptedChatModel) -> list[str]:

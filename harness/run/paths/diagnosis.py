@@ -25,6 +25,7 @@ from harness.run.reviews import semantic
 from harness.run.scope import Scope
 from harness.run_state import RunStatus
 from harness.snapshot import Kinds, source_documents, verified_sources
+from harness.tracing import span
 
 log = logging.getLogger(__name__)
 
@@ -72,25 +73,33 @@ async def _investigate(scope: Scope) -> EvidenceCheck:
     text = await scope.ctx.retry_executor().run("diagnosis_agent", policies.diagnosis_agent, investigate)
     scope.stream.status("EVIDENCE_VALIDATING")
     check = await _check(scope, text)
-    for _ in range(policies.evidence_repair.max_attempts):
+    for attempt in range(1, policies.evidence_repair.max_attempts + 1):
         if check.ok:
             break
         scope.stream.status("EVIDENCE_REPAIRING")
-        remote = services.agent.repair(scope.run_id, failure_texts(check), gateway)
-        text = await bounded(scope.ctx, remote.result, deadline=agent_deadline, on_abort=remote.cancel)
+        with span("repair", {"superbiz.attempt": attempt}):
+            remote = services.agent.repair(scope.run_id, failure_texts(check), gateway)
+            text = await bounded(scope.ctx, remote.result, deadline=agent_deadline, on_abort=remote.cancel)
         check = await _check(scope, text)
     return check
 
 
 async def _check(scope: Scope, text: str | None) -> EvidenceCheck:
-    """The EvidenceGuard on a draft, and its ``guard_check`` row."""
-    try:
-        records = await gate.fetch_cited(scope.services.store, scope.run_id, gate.cited_tool_call_ids(text))
-    except StoreUnavailable:
-        records = {}
-    check = gate.check(gate.Report(text, records, scope.services.kinds, scope.query), scope.policy)
-    failures = tuple((str(failure.code), failure.message) for failure in check.failures)
-    scope.recorder.check("evidence", "PASS" if check.ok else "FAIL", scope.recorder.steps, failures)
+    """The EvidenceGuard on a draft, its ``guard_check`` row and its span (the failure codes, never messages)."""
+    with span("evidence guard") as current:
+        try:
+            records = await gate.fetch_cited(scope.services.store, scope.run_id, gate.cited_tool_call_ids(text))
+        except StoreUnavailable:
+            records = {}
+        check = gate.check(gate.Report(text, records, scope.services.kinds, scope.query), scope.policy)
+        failures = tuple((str(failure.code), failure.message) for failure in check.failures)
+        scope.recorder.check("evidence", "PASS" if check.ok else "FAIL", scope.recorder.steps, failures)
+        current.set_attributes(
+            {
+                "superbiz.outcome": "PASS" if check.ok else "FAIL",
+                "superbiz.failure_codes": sorted({c for c, _ in failures}),
+            }
+        )
     return check
 
 
