@@ -19,6 +19,7 @@ from tests.gateway.e2e_support import PROMPT_MARKER, SUPPORTED, Running, script_
 from tests.harness.run_support import GOOD_DRAFT, QUERY
 from tests.otlp_receiver import Receiver
 from tests.services import RedisServer
+from tests.tools.logs.mock_logs_dataset import SEEDED_SECRETS
 
 CALLER_TRACE = "0af7651916cd43dd8448eb211c80319c"
 CALLER_SPAN = "b7ad6b7169203331"
@@ -109,6 +110,7 @@ async def test_a_diagnosis_is_one_trace_across_the_gateway_the_supervisor_and_a_
     assert {turn.name for turn in turns} == {"agent turn"} and all(turn.parent_span_id == run.span_id for turn in turns)
     dumped = "\n".join(str(span) for span in spans)
     assert QUERY not in dumped and PROMPT_MARKER not in dumped
+    assert [secret for secret in SEEDED_SECRETS if secret in dumped] == []  # the demo data's secrets
     assert events[0]["run_id"] + ":" not in dumped  # a record key appears only as its hash
 
 
