@@ -27,7 +27,16 @@ from harness.tracing import (
     traceparent_of,
     tracer_provider,
 )
-from tests.harness.run_support import GOOD_DRAFT, QUERY, SUPPORTED, config, diagnosis_model, draft, services
+from tests.harness.run_support import (
+    GOOD_DRAFT,
+    PLAN,
+    QUERY,
+    SUPPORTED,
+    config,
+    diagnosis_model,
+    draft,
+    services,
+)
 
 CALLER_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736"
 CALLER_SPAN = "00f067aa0ba902b7"
@@ -132,6 +141,20 @@ async def test_a_guard_timeout_is_the_failure_kind_of_each_attempt(exported: InM
     assert all(each.status.status_code is StatusCode.ERROR for each in guards)
     release = next(each for each in spans if each.name == "release")
     assert release.attributes["superbiz.fallback_type"] == "SEMANTIC_UNAVAILABLE"
+
+
+async def test_a_failed_tool_call_carries_its_error_code_as_the_span_status(exported: InMemorySpanExporter) -> None:
+    model = ScriptedChatModel()
+    model.script("router", reply({"intent": "DIAGNOSIS"}))
+    model.script("agent", reply(PLAN), reply(None, ("call_bad", "query_logs", {"bogus": True})), reply(GOOD_DRAFT))
+    model.script("guard", SUPPORTED)
+    run = Run(services(model), StartRun(session_id="s-1", query=QUERY))
+    await run.execute()
+    (failed,) = [each for each in run_spans(exported, run) if each.name == "tool call"]
+    assert failed.attributes["superbiz.tool"] == "query_logs"
+    assert failed.attributes["superbiz.evidence_status"] == "ERROR"
+    assert failed.attributes["superbiz.outcome"] == "INVALID_ARGUMENTS"
+    assert failed.status.status_code is StatusCode.ERROR and failed.status.description == "INVALID_ARGUMENTS"
 
 
 def prompt_lines(model: ScriptedChatModel) -> list[str]:

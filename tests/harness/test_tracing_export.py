@@ -4,7 +4,15 @@ collector costs a counter."""
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
+import grpc
 import pytest
+from opentelemetry.proto.collector.trace.v1 import trace_service_pb2_grpc
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import (
+    ExportTraceServiceRequest,
+    ExportTraceServiceResponse,
+)
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor
@@ -67,3 +75,36 @@ def test_an_unreachable_collector_is_counted_not_raised() -> None:
 def test_the_endpoint_must_be_a_url() -> None:
     with pytest.raises(Exception, match="otlp-endpoint"):
         parse_config("telemetry:\n  otlp-endpoint: collector:4318\n", {})
+
+
+class _Collector(trace_service_pb2_grpc.TraceServiceServicer):
+    def __init__(self) -> None:
+        self.requests: list[tuple[dict[str, str], ExportTraceServiceRequest]] = []
+
+    def Export(self, request: ExportTraceServiceRequest, context: grpc.ServicerContext) -> ExportTraceServiceResponse:
+        self.requests.append((dict(context.invocation_metadata()), request))
+        return ExportTraceServiceResponse()
+
+
+def test_spans_reach_a_grpc_collector() -> None:
+    collector = _Collector()
+    server = grpc.server(ThreadPoolExecutor(max_workers=2))
+    trace_service_pb2_grpc.add_TraceServiceServicer_to_server(collector, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    try:
+        endpoint = f"http://127.0.0.1:{port}"
+        text = f"telemetry:\n  otlp-endpoint: {endpoint}\n  protocol: grpc\n  headers:\n    x-api-key: ${{K}}\n"
+        exporter = GuardedExporter(otlp_exporter(parse_config(text, {"K": "k-456"}).telemetry))
+        provider = TracerProvider()
+        provider.add_span_processor(BatchSpanProcessor(exporter))
+        with provider.get_tracer("test").start_as_current_span("run"):
+            pass
+        provider.force_flush()
+        provider.shutdown()
+    finally:
+        server.stop(None)
+    assert exporter.failures == 0 and exporter.exported == 1
+    ((metadata, request),) = collector.requests
+    assert metadata["x-api-key"] == "k-456"
+    assert [span.name for span in request.resource_spans[0].scope_spans[0].spans] == ["run"]
