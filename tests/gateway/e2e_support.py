@@ -25,6 +25,11 @@ SUPPORTED = json.dumps({"verdict": "SUPPORTED", "reason": "ok"})
 UNSUPPORTED = json.dumps({"verdict": "UNSUPPORTED", "reason": "结论超出证据（审计）"})
 SQL_SECRET = "password=Hunter2-SQL-Param-Secret"
 PROMPT_MARKER = "你是 SuperBiz 的故障诊断 Agent"
+SLOW_SQL = (
+    "SELECT COUNT(*) FROM biz_order o JOIN payment_record p "
+    "ON p.order_id <> o.order_id AND p.channel <> o.payment_status"
+)
+"""A query that runs for minutes on ``slow_db``: the statement a tool timeout or a disconnect stops."""
 KEYS = {"E2E_KEY_OPS": "ops-e2e-key-000001", "E2E_KEY_DEV": "dev-e2e-key-000002"}
 
 

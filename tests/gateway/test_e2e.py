@@ -23,6 +23,7 @@ from tests.fake_openai import FakeOpenAI, http_error, reply
 from tests.gateway.e2e_support import (
     KEYS,
     PROMPT_MARKER,
+    SLOW_SQL,
     SQL_SECRET,
     SUPPORTED,
     UNSUPPORTED,
@@ -233,12 +234,6 @@ async def test_keys_sessions_and_bad_requests_over_http(secured: Running, fake: 
         assert (await client.get(f"{secured.url}/healthz")).json() == {"status": "ok"}
         ready = await client.get(f"{secured.url}/readyz")
         assert ready.status_code == 200 and all(ready.json()["checks"].values())
-
-
-SLOW_SQL = (
-    "SELECT COUNT(*) FROM biz_order o JOIN payment_record p "
-    "ON p.order_id <> o.order_id AND p.channel <> o.payment_status"
-)
 
 
 async def test_a_disconnect_mid_tool_kills_the_query_and_records_cancelled(

@@ -13,10 +13,11 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.actors.runtime_support import ray_config
+from tests.actors.runtime_support import arguments, ray_config
 from tests.fake_openai import FakeOpenAI, delay, reply
-from tests.gateway.e2e_support import PROMPT_MARKER, SUPPORTED, Running, script_agent, started, with_sections
-from tests.harness.run_support import GOOD_DRAFT, QUERY
+from tests.gateway.e2e_support import PROMPT_MARKER, SLOW_SQL, SUPPORTED, Running, script_agent, started, with_sections
+from tests.harness.run_support import GOOD_DRAFT, PLAN, QUERY
+from tests.mysql_fixtures import OrderDb
 from tests.otlp_receiver import Receiver
 from tests.services import RedisServer
 from tests.tools.logs.mock_logs_dataset import SEEDED_SECRETS
@@ -168,3 +169,34 @@ async def test_a_guard_that_times_out_twice_is_on_the_wire(
     release = next(span for span in spans if span.name == "release")
     fallback = next(a.value.string_value for a in release.attributes if a.key == "superbiz.fallback_type")
     assert fallback == "SEMANTIC_UNAVAILABLE"
+
+
+async def test_a_tool_that_times_out_is_on_the_wire(
+    ray_session: None,
+    redis_server: RedisServer,
+    fake: FakeOpenAI,
+    receiver: Receiver,
+    order_db: OrderDb,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    base = ray_config(redis_url=redis_server.url, base_url=fake.base_url)
+    config = with_sections(
+        base, tmp_path_factory.mktemp("tool-timeout"), telemetry={"otlp-endpoint": receiver.url, "batch-delay": "200ms"}
+    )
+    mysql = order_db.config(database="slow_db", timeout="1s").harness.mysql_tools
+    config = config.model_copy(update={"harness": config.harness.model_copy(update={"mysql_tools": mysql})})
+    slow = {"data_source": "order_readonly", "sql": SLOW_SQL, "params": []}
+    fake.script("router", reply(json.dumps({"intent": "DIAGNOSIS"})))
+    fake.script(
+        "agent",
+        reply(json.dumps(PLAN, ensure_ascii=False)),
+        reply(None, [("call_slow", "query_mysql", arguments(slow))]),
+        reply(json.dumps(GOOD_DRAFT, ensure_ascii=False)),
+    )
+    with started(config) as gateway:
+        trace_id, events = await post(gateway, QUERY)
+    assert events[-1]["outcome"] in ("FALLBACK", "FAILED")
+    spans = receiver.wait_for({"tool call", "tool execute", "release"}, bytes.fromhex(trace_id))
+    for name in ("tool call", "tool execute"):
+        (span,) = [span for span in spans if span.name == name]
+        assert span.status.code == span.status.STATUS_CODE_ERROR and span.status.message == "TOOL_TIMEOUT", name
