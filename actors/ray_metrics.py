@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import get_args
 
@@ -55,6 +55,7 @@ class _Instruments:
     budget_exhausted: Counter
     fallbacks: Counter
     cancellations: Counter
+    trace_export_failures: Counter
 
     @classmethod
     def create(cls) -> _Instruments:
@@ -86,6 +87,11 @@ class _Instruments:
             budget_exhausted=Counter("superbiz_budget_exhausted_total", "Runs that spent a budget.", ("reason",)),
             fallbacks=Counter("superbiz_fallbacks_total", "Runs that ended in a fallback.", ("type",)),
             cancellations=Counter("superbiz_cancellations_total", "Cancelled runs."),
+            trace_export_failures=Counter(
+                "superbiz_trace_export_failures_total",
+                "Batches of spans a process could not export to telemetry.otlp-endpoint.",
+                ("component",),
+            ),
         )
 
 
@@ -197,3 +203,11 @@ class RayToolMetrics:
                     instruments().tool_in_flight.set(self._in_flight, tags=self._tags)
             except Exception:
                 log.exception("refreshing the in-flight gauge failed", extra={"tool": self._tags["tool"]})
+
+
+def trace_export_failures(component: str) -> Callable[[], None]:
+    """What counts this process's failed trace exports (``harness.tracing.configure_tracing``'s ``on_failure``),
+    its series exported at 0 from the start."""
+    counter = instruments().trace_export_failures
+    _zero(counter, component=component)
+    return lambda: counter.inc(tags={"component": component})

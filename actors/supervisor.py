@@ -23,7 +23,7 @@ from ray.actor import ActorHandle
 
 from actors.model_factory import build_model
 from actors.names import pick
-from actors.ray_metrics import RayRunMetrics
+from actors.ray_metrics import RayRunMetrics, trace_export_failures
 from actors.tool_actor import tool_actor
 from config.app import AppConfig
 from contract.clock import SystemClock
@@ -137,7 +137,7 @@ class RunSupervisor:
         self._config = config
         self._digest = config.runtime_digest()
         configure_logging()
-        configure_tracing(config.telemetry, "supervisor")
+        configure_tracing(config.telemetry, "supervisor", trace_export_failures("supervisor"))
         self._redis = connect_redis(config.redis)
         me = ray.get_runtime_context().current_actor
         kinds = configured_kinds(config)
@@ -244,7 +244,8 @@ class RunSupervisor:
         while True:
             await asyncio.sleep(REAP_INTERVAL_S)
             for run_id in self._feeds.abandoned():
-                with bound(run_id=run_id):
+                run = self._runs.get(run_id)
+                with bound(run_id=run_id), within(run.span if run is not None else None):
                     log.warning("run abandoned by its client", extra={"code": "CLIENT_LOST"})
                 self._stop(run_id, "CLIENT_LOST")
 

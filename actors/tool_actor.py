@@ -19,7 +19,7 @@ import ray
 from ray.actor import ActorHandle
 
 from actors.names import CONTROL_SLOTS, tool_actor_name
-from actors.ray_metrics import RayToolMetrics
+from actors.ray_metrics import RayToolMetrics, trace_export_failures
 from config.runtime import TelemetrySettings
 from config.tools import ToolRuntime
 from contract.tool import SAFE_MESSAGES, TOOL_BUSY, EvidenceTool, failure_of, failure_raw
@@ -39,7 +39,8 @@ class ToolActor:
         runtime: ToolRuntime,
         telemetry: TelemetrySettings | None = None,
     ) -> None:
-        configure_tracing(telemetry or TelemetrySettings(), f"tool-{tool_name}")
+        component = f"tool-{tool_name}"
+        configure_tracing(telemetry or TelemetrySettings(), component, trace_export_failures(component))
         self._name = tool_name
         self._tool = factory()
         self._limit = runtime.concurrency

@@ -5,7 +5,8 @@ parent span, like everything else here.
 Each process configures its tracer once (:func:`configure_tracing`): an SDK tracer provider that always makes
 real trace and span ids (the trace id goes to the client and into the logs even when nothing is exported) and,
 when ``telemetry.otlp-endpoint`` is set, a batch span processor whose exporter runs in its own thread, off the
-request path. An export that fails costs a counter and one log line a minute (:class:`GuardedExporter`).
+request path. An export that fails costs a counter (``superbiz_trace_export_failures_total`` in an actor) and one
+log line a minute (:class:`GuardedExporter`).
 
 No span or attribute carries a prompt, a tool request, a raw response or a secret: call sites set codes,
 counts, names and durations only, as in the logs; a Redis record's key appears only as a hash
@@ -18,7 +19,7 @@ import hashlib
 import logging
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 from opentelemetry import trace
@@ -41,16 +42,19 @@ _LOCK = threading.Lock()
 _PROVIDER: TracerProvider | None = None
 
 
-def configure_tracing(settings: TelemetrySettings, component: str) -> TracerProvider:
+def configure_tracing(
+    settings: TelemetrySettings, component: str, on_failure: Callable[[], None] | None = None
+) -> TracerProvider:
     """This process's tracer provider, made on the first call; a later call with other settings (a test's second
-    gateway) replaces where spans are exported, never the provider."""
+    gateway) replaces where spans are exported, never the provider. ``on_failure`` counts each batch that could not
+    be exported (a Ray metric in an actor)."""
     global _PROVIDER
     with _LOCK:
         if _PROVIDER is None:
             resource = Resource.create({"service.name": settings.service_name, "superbiz.component": component})
             _PROVIDER = TracerProvider(resource=resource)
             _PROVIDER.add_span_processor(_EXPORT)
-        _EXPORT.use(settings)
+        _EXPORT.use(settings, on_failure)
         return _PROVIDER
 
 
@@ -86,13 +90,14 @@ class _Export(SpanProcessor):
         self._settings: TelemetrySettings | None = None
         self._batch: BatchSpanProcessor | None = None
 
-    def use(self, settings: TelemetrySettings) -> None:
+    def use(self, settings: TelemetrySettings, on_failure: Callable[[], None] | None = None) -> None:
         if settings == self._settings:
             return
         previous, self._settings = self._batch, settings
         self._batch = (
             BatchSpanProcessor(
-                GuardedExporter(otlp_exporter(settings)), schedule_delay_millis=settings.batch_delay * 1000
+                GuardedExporter(otlp_exporter(settings), on_failure=on_failure),
+                schedule_delay_millis=settings.batch_delay * 1000,
             )
             if settings.otlp_endpoint
             else None
@@ -125,9 +130,15 @@ class GuardedExporter(SpanExporter):
     """An exporter whose failures are counted and logged at most once a ``FAILURE_LOG_INTERVAL_S``; the
     exporter's own log lines (one per failed batch, with the collector's answer) are silenced."""
 
-    def __init__(self, inner: SpanExporter, clock: object = time.monotonic) -> None:
+    def __init__(
+        self,
+        inner: SpanExporter,
+        clock: Callable[[], float] = time.monotonic,
+        on_failure: Callable[[], None] | None = None,
+    ) -> None:
         self._inner = inner
         self._now = clock
+        self._on_failure = on_failure
         self.failures = 0
         self.exported = 0
         self._logged_at: float | None = None
@@ -142,7 +153,9 @@ class GuardedExporter(SpanExporter):
             self.exported += len(spans)
             return result
         self.failures += 1
-        now = self._now()  # type: ignore[operator]
+        if self._on_failure is not None:
+            self._on_failure()
+        now = self._now()
         if self._logged_at is None or now - self._logged_at >= FAILURE_LOG_INTERVAL_S:
             self._logged_at = now
             log.warning("trace export failed (%d batches so far)", self.failures, extra={"code": "TRACE_EXPORT_FAILED"})

@@ -159,6 +159,8 @@ async def test_application_metrics_are_exported_with_rays_own(
             at_least(0, "ray_superbiz_runs_total", intent="SYSTEM_CHAT", outcome="FAILED"),
             at_least(0, "ray_superbiz_model_calls_total", role="repair", outcome="TIMEOUT"),
             at_least(0, "ray_superbiz_tool_busy_total", tool="lookup_knowledge"),
+            at_least(0, "ray_superbiz_trace_export_failures_total", component="supervisor"),
+            at_least(0, "ray_superbiz_trace_export_failures_total", component="tool-query_logs"),
             at_least(0, "ray_superbiz_tool_calls_total", tool="query_metrics", status="ERROR", evidence_status="ERROR"),
             at_least(1, "ray_cluster_active_nodes"),  # Ray's own metrics are in the same export
         ],

@@ -198,15 +198,15 @@ class Failing(SpanExporter):
 
 
 def test_a_failing_collector_costs_a_counter_and_one_line_a_minute(caplog: pytest.LogCaptureFixture) -> None:
-    now = [0.0]
+    now, counted = [0.0], []
     inner = Failing()
-    guarded = GuardedExporter(inner, clock=lambda: now[0])
+    guarded = GuardedExporter(inner, clock=lambda: now[0], on_failure=lambda: counted.append(1))
     with caplog.at_level(logging.WARNING, logger="harness.tracing"):
         for step in range(10):
             now[0] = step * FAILURE_LOG_INTERVAL_S / 4
             inner.raise_next = step % 2 == 1
             assert guarded.export([]) is SpanExportResult.FAILURE
-    assert guarded.failures == 10
+    assert guarded.failures == len(counted) == 10
     lines = [record for record in caplog.records if record.name == "harness.tracing"]
     assert len(lines) == 3  # at 0, 1 and 2 intervals
     assert all("10.0.0.1" not in record.getMessage() for record in lines)
