@@ -223,11 +223,12 @@ def failed_with(current: Span, code: str) -> None:
 
 @contextmanager
 def within(span: Span | None) -> Iterator[None]:
-    """Make ``span`` the current one in the block (a callback from another actor re-entering its run)."""
+    """Make ``span`` the current one in the block (a callback from another actor re-entering its run); an
+    exception leaves no mark on it (its message can quote data)."""
     if span is None:
         yield
         return
-    with trace.use_span(span, end_on_exit=False):
+    with trace.use_span(span, end_on_exit=False, record_exception=False, set_status_on_exception=False):
         yield
 
 

@@ -26,6 +26,7 @@ from harness.tracing import (
     trace_id_in,
     traceparent_of,
     tracer_provider,
+    within,
 )
 from tests.harness.run_support import (
     GOOD_DRAFT,
@@ -225,3 +226,11 @@ def test_the_log_line_of_a_run_carries_its_trace_id() -> None:
 def test_trace_ids_are_32_hex_digits() -> None:
     with span("root") as root:
         assert re.fullmatch(r"[0-9a-f]{32}", format_trace_id(root.get_span_context().trace_id))
+
+
+def test_an_exception_leaves_no_message_on_any_span(exported: InMemorySpanExporter) -> None:
+    with pytest.raises(ValueError), span("run") as run, within(run), span("tool call"):
+        raise ValueError("password=Welcome2024! in the failing request")
+    ended = [each for each in exported.get_finished_spans() if each.context.trace_id == run.get_span_context().trace_id]
+    assert {each.name for each in ended} == {"run", "tool call"}
+    assert all(not each.events and each.status.description is None for each in ended)
