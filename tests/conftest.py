@@ -171,9 +171,9 @@ def runtimes(ray_session: None) -> Iterator[list[Any]]:
         shutdown_runtime(config)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def otlp_receiver() -> Iterator[Receiver]:
-    """An OTLP/HTTP trace receiver on a free loopback port (``tests.otlp_receiver``)."""
+    """An OTLP/HTTP trace receiver on a free loopback port (``tests.otlp_receiver``), one per test module."""
     server = Receiver()
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

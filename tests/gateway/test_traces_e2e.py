@@ -6,7 +6,6 @@ no prompt, query or record key in any of them."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -43,23 +42,14 @@ def _reset_fake(fake: FakeOpenAI) -> None:
 
 
 @pytest.fixture(scope="module")
-def receiver() -> Iterator[Receiver]:
-    server = Receiver()
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture(scope="module")
 def running(
     ray_session: None,
     redis_server: RedisServer,
     fake: FakeOpenAI,
-    receiver: Receiver,
+    otlp_receiver: Receiver,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[Running]:
-    telemetry = {"otlp-endpoint": receiver.url, "batch-delay": "200ms"}
+    telemetry = {"otlp-endpoint": otlp_receiver.url, "batch-delay": "200ms"}
     guard = {"semantic-guard": {"attempt-timeout": "1s", "total-timeout": "3s"}}
     config = with_sections(
         ray_config(redis_url=redis_server.url, base_url=fake.base_url, harness=guard),
@@ -78,14 +68,14 @@ async def post(running: Running, query: str, headers: dict[str, str] | None = No
 
 
 async def test_a_diagnosis_is_one_trace_across_the_gateway_the_supervisor_and_a_tool_actor(
-    running: Running, fake: FakeOpenAI, receiver: Receiver
+    running: Running, fake: FakeOpenAI, otlp_receiver: Receiver
 ) -> None:
     script_agent(fake, GOOD_DRAFT)
     fake.script("guard", reply(SUPPORTED))
     trace_id, events = await post(running, QUERY, {"traceparent": f"00-{CALLER_TRACE}-{CALLER_SPAN}-01"})
     assert trace_id == CALLER_TRACE
     assert events[0]["trace_id"] == CALLER_TRACE and events[-1] == {"outcome": "SUCCESS"}
-    spans = receiver.wait_for(
+    spans = otlp_receiver.wait_for(
         {
             "POST /api/chat",
             "run",
@@ -139,11 +129,11 @@ def script_other(fake: FakeOpenAI, intent: str) -> str:
     ],
 )
 async def test_every_intent_is_one_trace_rooted_at_the_request(
-    running: Running, fake: FakeOpenAI, receiver: Receiver, intent: str, content_type: str, expected: set[str]
+    running: Running, fake: FakeOpenAI, otlp_receiver: Receiver, intent: str, content_type: str, expected: set[str]
 ) -> None:
     trace_id, events = await post(running, script_other(fake, intent))
     assert events[0]["trace_id"] == trace_id and events[-1] == {"outcome": "SUCCESS"}
-    spans = receiver.wait_for({"POST /api/chat", "run", "routing", "release", *expected}, bytes.fromhex(trace_id))
+    spans = otlp_receiver.wait_for({"POST /api/chat", "run", "routing", "release", *expected}, bytes.fromhex(trace_id))
     by_name = {span.name: span for span in spans}
     assert by_name["POST /api/chat"].parent_span_id == b""  # no traceparent sent: the request is the root
     assert by_name["run"].parent_span_id == by_name["POST /api/chat"].span_id
@@ -154,13 +144,13 @@ async def test_every_intent_is_one_trace_rooted_at_the_request(
 
 
 async def test_a_guard_that_times_out_twice_is_on_the_wire(
-    running: Running, fake: FakeOpenAI, receiver: Receiver
+    running: Running, fake: FakeOpenAI, otlp_receiver: Receiver
 ) -> None:
     script_agent(fake, GOOD_DRAFT)
     fake.script("guard", delay(3, reply(SUPPORTED)), delay(3, reply(SUPPORTED)))
     trace_id, events = await post(running, QUERY)
     assert events[-1] == {"outcome": "FALLBACK"}
-    spans = receiver.wait_for({"semantic guard", "release"}, bytes.fromhex(trace_id))
+    spans = otlp_receiver.wait_for({"semantic guard", "release"}, bytes.fromhex(trace_id))
     guards = [span for span in spans if span.name == "semantic guard"]
     assert len(guards) == 2
     for span in guards:
@@ -175,13 +165,15 @@ async def test_a_tool_that_times_out_is_on_the_wire(
     ray_session: None,
     redis_server: RedisServer,
     fake: FakeOpenAI,
-    receiver: Receiver,
+    otlp_receiver: Receiver,
     order_db: OrderDb,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     base = ray_config(redis_url=redis_server.url, base_url=fake.base_url)
     config = with_sections(
-        base, tmp_path_factory.mktemp("tool-timeout"), telemetry={"otlp-endpoint": receiver.url, "batch-delay": "200ms"}
+        base,
+        tmp_path_factory.mktemp("tool-timeout"),
+        telemetry={"otlp-endpoint": otlp_receiver.url, "batch-delay": "200ms"},
     )
     mysql = order_db.config(database="slow_db", timeout="1s").harness.mysql_tools
     config = config.model_copy(update={"harness": config.harness.model_copy(update={"mysql_tools": mysql})})
@@ -196,7 +188,7 @@ async def test_a_tool_that_times_out_is_on_the_wire(
     with started(config) as gateway:
         trace_id, events = await post(gateway, QUERY)
     assert events[-1]["outcome"] in ("FALLBACK", "FAILED")
-    spans = receiver.wait_for({"tool call", "tool execute", "release"}, bytes.fromhex(trace_id))
+    spans = otlp_receiver.wait_for({"tool call", "tool execute", "release"}, bytes.fromhex(trace_id))
     for name in ("tool call", "tool execute"):
         (span,) = [span for span in spans if span.name == name]
         assert span.status.code == span.status.STATUS_CODE_ERROR and span.status.message == "TOOL_TIMEOUT", name
