@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import random
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -27,6 +28,7 @@ from opentelemetry.context import Context
 from opentelemetry.sdk.resources import Resource
 from opentelemetry.sdk.trace import ReadableSpan, SpanProcessor, TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor, SpanExporter, SpanExportResult
+from opentelemetry.sdk.trace.id_generator import IdGenerator
 from opentelemetry.trace import Span, SpanKind, Status, StatusCode, format_trace_id
 from opentelemetry.trace.propagation.tracecontext import TraceContextTextMapPropagator
 from opentelemetry.util.types import Attributes
@@ -52,7 +54,7 @@ def configure_tracing(
     with _LOCK:
         if _PROVIDER is None:
             resource = Resource.create({"service.name": settings.service_name, "superbiz.component": component})
-            _PROVIDER = TracerProvider(resource=resource)
+            _PROVIDER = TracerProvider(resource=resource, id_generator=PrivateIdGenerator())
             _PROVIDER.add_span_processor(_EXPORT)
         _EXPORT.use(settings, on_failure)
         return _PROVIDER
@@ -80,6 +82,27 @@ def otlp_exporter(settings: TelemetrySettings) -> SpanExporter:
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter as HttpExporter
 
     return HttpExporter(endpoint=settings.otlp_endpoint, headers=headers, timeout=settings.export_timeout)
+
+
+class PrivateIdGenerator(IdGenerator):
+    """Trace and span ids from a generator of its own, seeded from the OS. The SDK's default draws from the global
+    ``random``, so every span would move the sequence of whatever in the process seeded it (a property test's
+    strategies, a seeded generator of test data)."""
+
+    def __init__(self) -> None:
+        self._random = random.Random()
+
+    def generate_span_id(self) -> int:
+        return self._nonzero(64)
+
+    def generate_trace_id(self) -> int:
+        return self._nonzero(128)
+
+    def _nonzero(self, bits: int) -> int:
+        value = self._random.getrandbits(bits)
+        while value == 0:  # the invalid id
+            value = self._random.getrandbits(bits)
+        return value
 
 
 class _Export(SpanProcessor):

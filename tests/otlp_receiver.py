@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
+from collections.abc import Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
@@ -28,12 +30,15 @@ class Receiver(ThreadingHTTPServer):
             for span in scope.spans
         ]
 
-    def wait_for(self, names: set[str], trace_id: bytes, timeout_s: float = 30.0) -> list[Span]:
-        """The spans of ``trace_id`` once every one of ``names`` has arrived (or what came by ``timeout_s``)."""
+    def wait_for(self, names: Mapping[str, int] | set[str], trace_id: bytes, timeout_s: float = 30.0) -> list[Span]:
+        """The spans of ``trace_id`` once each of ``names`` has arrived (as many times as a mapping says), or what
+        came by ``timeout_s``: each process exports its own batches, so one process's spans can come later."""
+        wanted = names if isinstance(names, Mapping) else dict.fromkeys(names, 1)
         deadline = time.monotonic() + timeout_s
         while True:
             spans = [span for span in self.spans() if span.trace_id == trace_id]
-            if names <= {span.name for span in spans} or time.monotonic() > deadline:
+            arrived = Counter(span.name for span in spans)
+            if all(arrived[name] >= count for name, count in wanted.items()) or time.monotonic() > deadline:
                 return spans
             time.sleep(0.1)
 

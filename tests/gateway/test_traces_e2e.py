@@ -75,20 +75,9 @@ async def test_a_diagnosis_is_one_trace_across_the_gateway_the_supervisor_and_a_
     trace_id, events = await post(running, QUERY, {"traceparent": f"00-{CALLER_TRACE}-{CALLER_SPAN}-01"})
     assert trace_id == CALLER_TRACE
     assert events[0]["trace_id"] == CALLER_TRACE and events[-1] == {"outcome": "SUCCESS"}
-    spans = otlp_receiver.wait_for(
-        {
-            "POST /api/chat",
-            "run",
-            "routing",
-            "plan",
-            "agent turn",
-            "tool call",
-            "tool execute",
-            "semantic guard",
-            "release",
-        },
-        bytes.fromhex(CALLER_TRACE),
-    )
+    expected = {"POST /api/chat": 1, "run": 1, "routing": 1, "plan": 1, "agent turn": 3, "tool call": 3}
+    expected |= {"tool execute": 3, "semantic guard": 1, "release": 1}  # each tool actor exports on its own
+    spans = otlp_receiver.wait_for(expected, bytes.fromhex(CALLER_TRACE))
     by_id = {span.span_id: span for span in spans}
     (gateway,) = [span for span in spans if span.name == "POST /api/chat"]
     (run,) = [span for span in spans if span.name == "run"]

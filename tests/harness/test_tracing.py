@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import re
 from collections.abc import Iterator, Sequence
 
@@ -234,3 +235,12 @@ def test_an_exception_leaves_no_message_on_any_span(exported: InMemorySpanExport
     ended = [each for each in exported.get_finished_spans() if each.context.trace_id == run.get_span_context().trace_id]
     assert {each.name for each in ended} == {"run", "tool call"}
     assert all(not each.events and each.status.description is None for each in ended)
+
+
+def test_making_spans_leaves_the_global_random_sequence_alone() -> None:
+    random.seed(7)
+    expected = [random.random() for _ in range(3)]
+    random.seed(7)
+    with span("run"), span("tool call"):
+        pass
+    assert [random.random() for _ in range(3)] == expected
