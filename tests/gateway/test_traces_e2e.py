@@ -12,6 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
+from config.runtime import TelemetrySettings
+from harness.tracing import configure_tracing
 from tests.actors.runtime_support import arguments, ray_config
 from tests.fake_openai import FakeOpenAI, delay, reply
 from tests.gateway.e2e_support import PROMPT_MARKER, SLOW_SQL, SUPPORTED, Running, script_agent, started, with_sections
@@ -39,6 +41,14 @@ def fake() -> Iterator[FakeOpenAI]:
 @pytest.fixture(autouse=True)
 def _reset_fake(fake: FakeOpenAI) -> None:
     fake.reset()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _export_off_afterwards(otlp_receiver: Receiver) -> Iterator[None]:
+    """This process's later runs (other modules' in-process tests) export nowhere once the receiver is gone: an
+    exporter retrying a dead endpoint would draw its backoff jitter from the global ``random`` in the background."""
+    yield
+    configure_tracing(TelemetrySettings(), "gateway")
 
 
 @pytest.fixture(scope="module")
