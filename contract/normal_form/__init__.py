@@ -10,9 +10,10 @@ entity. :func:`normal_form` undoes all of these, in this order:
 3. confusable letters fold to the Latin letter they imitate (Cyrillic and Greek look-alikes, dotless ``ı``), and
    hyphen look-alikes (``‐``, ``‑``, ``−``) to ``-``;
 4. HTML entities are decoded (``&#119;`` -> ``w``);
-5. tags become their text: a formatting element of HTML (``<b>``, ``<code>``, ``<td>`` …) disappears, any other
-   element is data and keeps its name as a key (``<password>x</password>`` -> ``password: x``); comments lose
-   their delimiters, not their text;
+5. tags become their text: a formatting element of HTML (``<b>``, ``<code>`` …) disappears, an HTML table's rows
+   become pipe rows (``<tr><td>password</td><td>x</td></tr>`` -> ``| password | x |``, a row of ``<th>`` its
+   header), any other element is data and keeps its name as a key (``<password>x</password>`` -> ``password:
+   x``); comments lose their delimiters, not their text;
 6. markdown: code fences and code spans lose their backticks (their places are kept in
    :attr:`NormalForm.code_spans`), emphasis (``**x**``, ``*x*``, ``__x__``, ``_x_`` between word boundaries,
    ``~~x~~``; markers around no letter or digit, ``******`` or ``*:*``, stay) its markers, links become ``text (url)``,

@@ -24,6 +24,8 @@ _BLOCK_TAGS = frozenset({
     "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "table", "tbody", "tfoot",
     "thead", "tr", "ul",
 })  # fmt: skip
+_ROW_ENDS = frozenset({"tr", "table", "thead", "tbody", "tfoot"})
+"""Elements whose start or end closes a table row that is open."""
 TAG = re.compile(
     r"<!--(?P<comment>.*?)-->"
     r"|<(?P<close>/)?(?P<name>[A-Za-z][A-Za-z0-9_.:-]{0,63})(?P<attrs>(?:\s+[^<>]*?)?)\s*(?P<self>/)?>",
@@ -57,8 +59,38 @@ def entities(text: str, origin: list[int]) -> tuple[str, list[int]]:
     return edit.done()
 
 
+class _Rows:
+    """An HTML table's rows as the pipe rows of markdown (``<td>a</td><td>b</td>`` -> ``| a | b |``), a row of
+    ``<th>`` cells followed by a rule row, one row to a line, so that the reading of a markdown table (``header:
+    cell``) applies to it."""
+
+    def __init__(self) -> None:
+        self.cells = 0
+        self.headers = True
+        self.at_line_start = False
+        """Whether a row has just ended its line (the next boundary adds none)."""
+
+    def cell(self, name: str, closing: bool) -> str:
+        if closing:
+            return " "
+        self.cells += 1
+        self.headers = self.headers and name == "th"
+        self.at_line_start = False
+        return "| "
+
+    def boundary(self) -> str:
+        """What a row's start or end, or a table's, becomes: the end of the row open, or a line break."""
+        if not self.cells:
+            return "" if self.at_line_start else "\n"
+        rule = "\n|" + "---|" * self.cells if self.headers else ""
+        self.cells, self.headers, self.at_line_start = 0, True, True
+        return " |" + rule + "\n"
+
+
 def tags(text: str, origin: list[int]) -> tuple[str, list[int]]:
     edit = Edit(text, origin)
+    rows = _Rows()
+    last = 0
     for found in TAG.finditer(text):
         if found["comment"] is not None:
             edit.replace(found.start(), found.start("comment"), " ")
@@ -66,14 +98,22 @@ def tags(text: str, origin: list[int]) -> tuple[str, list[int]]:
             continue
         name = found["name"].lower()
         attrs = " ".join(found["attrs"].split())
-        if name in _FORMATTING_TAGS:
-            new = "\n" if name in _BLOCK_TAGS else ""
+        if name in _ROW_ENDS and rows.at_line_start and text[last : found.start()].isspace():
+            edit.replace(last, found.start(), "")  # the layout between two rows would part them
+        if name in _ROW_ENDS:
+            new = rows.boundary()
+        elif name in _FORMATTING_TAGS:
+            new = rows.cell(name, bool(found["close"])) if name in ("td", "th") else ""
+            new += "\n" if name in _BLOCK_TAGS else ""
             new += f" {attrs} " if attrs and not found["close"] else ""
         elif found["close"]:
             new = " "
         else:
             new = f" {found['name']}{' ' + attrs if attrs else ''}{'' if found['self'] else ': '}"
         edit.replace(found.start(), found.end(), new)
+        last = found.end()
+    if rows.cells:
+        edit.replace(len(text), len(text), rows.boundary())
     return edit.done()
 
 

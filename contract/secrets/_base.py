@@ -238,6 +238,12 @@ def secretish(name: str, *, bare: bool, ids: bool = False) -> str:
     )
 
 
+BLANK = r"(?:[ \t]|\\\r?\n)++"
+"""What separates the arguments of a command line: blanks, a shell line continuation (``\\`` at the end of a
+line) among them."""
+
+
 def args(most: int) -> str:
-    """Up to ``most`` command-line arguments, as few as can be, none a shell operator (``|``, ``;``, ``&``)."""
-    return r"(?:[ \t]++(?![|;&])\S++){0," + str(most) + "}?"
+    """Up to ``most`` command-line arguments, as few as can be, none a shell operator (``|``, ``;``, ``&``), on one
+    line or continued on the next."""
+    return r"(?:" + BLANK + r"(?![|;&])\S++){0," + str(most) + "}?"

@@ -43,7 +43,7 @@ Not secrets: ``mysql -h db -P 3306 -u ro -p order_db`` (the client prompts), ``r
 
 from __future__ import annotations
 
-from ._base import NOT_DONE, NOT_DONE_QUOTED, PLACEHOLDER, Detector, args, detector, group, unquoted, value
+from ._base import BLANK, NOT_DONE, NOT_DONE_QUOTED, PLACEHOLDER, Detector, args, detector, group, unquoted, value
 
 _FLAG_VALUE_END = r"\s\"'"
 _FLAG_VALUE = (
@@ -66,7 +66,8 @@ _FLAG = (
     r"(?=-)(?<![\w-])--"
     + _PREFIX_NOT
     + r"(?i:(?:[a-z0-9]++-)*?(?:password|passwd|pass|passphrase|token|api-?key|client-secret|secret-key"
-    r"|secret-access-key|access-key|private-key|auth-token|access-token|refresh-token|credentials?))(?![\w-])[ \t]++"
+    r"|secret-access-key|access-key|private-key|auth-token|access-token|refresh-token|credentials?))(?![\w-])"
+    + BLANK
     + _FLAG_VALUE
     + _value("flag")
 )
@@ -75,7 +76,8 @@ _MYSQL = (
     # mysql -pSECRET: the password glued to -p (a bare -p makes the client prompt for it)
     r"(?=m)(?<![\w.-])(?:mysql(?:dump|admin|sh|import|check|show|binlog)?|mariadb(?:-dump|-admin)?)(?![\w-])"
     + args(16)
-    + r"[ \t]++-p"
+    + BLANK
+    + r"-p"
     + NOT_DONE_QUOTED
     + r"(?P<mysql>'[^'\n]++'?|\"[^\"\n]++\"?|(?![\"'])"
     + value(r"\s")
@@ -83,26 +85,31 @@ _MYSQL = (
 )
 _PROGRAM_FLAG = (
     r"(?=[abcdhlmnoprs])(?<![\w.-])(?:"
-    r"sshpass(?:[ \t]++-[vhV])*+[ \t]++-p(?:[ \t]++)?"
+    r"sshpass(?:" + BLANK + r"-[vhV])*+" + BLANK + r"-p(?:" + BLANK + r")?"
     r"|(?:docker|podman|nerdctl|buildah|skopeo|oras|az|helm(?:[ \t]++registry)?)"
     + args(3)
-    + r"[ \t]++login"
+    + BLANK
+    + r"login"
     + args(8)
-    + r"[ \t]++-p(?:[ \t]++|=)"
-    r"|redis-cli" + args(16) + r"[ \t]++-a[ \t]++"
-    r"|mongo(?:sh|dump|restore|export|import)?(?![\w-])" + args(16) + r"[ \t]++-p(?:[ \t]++|=)"
-    r"|ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn)" + args(16) + r"[ \t]++-w[ \t]++"
+    + BLANK
+    + r"-p(?:"
+    + BLANK
+    + "|=)"
+    + r"|redis-cli" + args(16) + BLANK + r"-a" + BLANK
+    + r"|mongo(?:sh|dump|restore|export|import)?(?![\w-])" + args(16) + BLANK + r"-p(?:" + BLANK + "|=)"
+    r"|ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn)" + args(16) + BLANK + r"-w" + BLANK
     # a client that takes the password after the user: -u admin -p V (-P V, -pw V)
-    r"|(?:rabbitmqadmin|cqlsh|beeline)" + args(16) + r"[ \t]++-p(?:[ \t]++|=)"
-    r"|(?:sqlcmd|bcp|osql|mosquitto_(?:pub|sub|rr))" + args(16) + r"[ \t]++-P[ \t]++"
-    r"|nodetool" + args(16) + r"[ \t]++-pw[ \t]++"
-    r")" + _FLAG_VALUE + _value("program")
+    + r"|(?:rabbitmqadmin|cqlsh|beeline)" + args(16) + BLANK + r"-p(?:" + BLANK + "|=)"
+    + r"|(?:sqlcmd|bcp|osql|mosquitto_(?:pub|sub|rr))" + args(16) + BLANK + r"-P" + BLANK
+    + r"|nodetool" + args(16) + BLANK + r"-pw" + BLANK
+    + r")" + _FLAG_VALUE + _value("program")
 )
 _CURL_USER = (
     # curl -u user:password: the user is kept
     r"(?=c)(?<![\w.-])curl"
     + args(24)
-    + r"[ \t]++(?:-u|--user|-U|--proxy-user)(?:[ \t]++|=)?(?:[\"'][^\s:\"']++:"
+    + BLANK
+    + r"(?:-u|--user|-U|--proxy-user)(?:[ \t]++|=)?(?:[\"'][^\s:\"']++:"
     + NOT_DONE
     + r"(?P<curl_quoted>"
     + value(r"\"'\n")

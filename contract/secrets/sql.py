@@ -6,9 +6,10 @@ English-prose rule, which replaces the hash after ``PASSWORD``);
 ``SET PASSWORD [FOR user] = 'x'`` (or ``= PASSWORD('x')``); PostgreSQL's ``CREATE``/``ALTER`` ``USER``/``ROLE`` …
 ``[ENCRYPTED] PASSWORD 'x'`` and ``OPTIONS (…, password 'x')`` of a user mapping or a foreign server.
 
-``column and value``: ``INSERT``/``REPLACE INTO t (c1, …) VALUES (v1, …)``: the value at the position of a
-column that names a credential (``app_secret``, ``password``, ``api_key``, ``access_token`` …; not
-``password_hash`` or ``token_type``) among the first eight, when it is a quoted literal and no placeholder.
+``column and value``: ``INSERT``/``REPLACE INTO t (c1, …) VALUES (v1, …), (…)``: in every row, the quoted
+literals at the position of a column that names a credential (``app_secret``, ``password``, ``api_key``,
+``access_token`` …; not ``password_hash`` or ``token_type``), at any position, given as they are or to a function
+(``MD5('s3cret')``), when they are no placeholder.
 (``UPDATE … SET password = 'x'`` and ``WHERE client_secret = 'x'`` are ``key=value`` pairs.)
 
 ``returned value``: a quoted name of a credential key (``'sms.secret'``, ``"db.password"``), then on the same line
@@ -26,12 +27,13 @@ Examples (before -> after)::
 
 Not secrets: a column named as a credential with no value (``WHERE app_secret IS NULL``, ``SELECT password_hash``),
 a value that is a placeholder (``VALUES (?, ?)``, ``VALUES (:id, :secret)``, ``'${SECRET}'``), a hash given ``AS``
-(``IDENTIFIED WITH … AS '$A$005$…'``), a quoted key name with nothing returned for it. Only the first row of
-``VALUES`` and the first eight columns are read, and a credential passed through a function (``VALUES ('x',
-MD5('s3cret'))``) is not.
+(``IDENTIFIED WITH … AS '$A$005$…'``), a quoted key name with nothing returned for it.
 """
 
 from __future__ import annotations
+
+import re
+from collections.abc import Iterator
 
 from ._base import (
     NOT_DONE,
@@ -79,24 +81,67 @@ _PASSWORD_LITERAL = (
     r"|(?i:options[ \t]{0,8}+\([^)\n]{0,200}?(?<![\w])password[ \t])" + _LITERAL + rf"(?P<options>{_QUOTED}))"
 )
 
-_COLUMN = r"\s*+[`\"\[]?[\w.$]{1,64}+[`\"\]]?\s*+"
-_CREDENTIAL_COLUMN = rf"\s*+[`\"\[]?[\w.$-]{{0,64}}?(?i:{KEY})[`\"\]]?\s*+"
-_SQL_VALUE = r"\s*+(?:[\w.]{1,64}+\([^()]{0,128}+\)|" + _QUOTED + r"|[^,()'\"]{1,64}+)\s*+"
-_POSITIONS = 8
-
-
-def _at(position: int) -> str:
-    """The credential column at ``position`` of the column list, and the literal at that position of VALUES."""
-    return (
-        rf"(?:{_COLUMN},){{{position}}}{_CREDENTIAL_COLUMN}(?:,[^)]{{0,600}}+)?\)\s*+(?i:values?)\s*+\("
-        rf"(?:{_SQL_VALUE},){{{position}}}\s*+{_LITERAL}(?P<column{position}>{_QUOTED})\s*+[,)]"
-    )
-
-
 _INSERT = (
     r"(?=[IiRr])(?<![\w-])(?i:insert(?:\s++(?:ignore|low_priority|delayed|high_priority))?\s++into|replace[ \t]into)"
-    r"\s++[^\s(]{1,128}+\s*+\((?:" + "|".join(_at(position) for position in range(_POSITIONS)) + ")"
+    r"\s++[^\s(]{1,128}+\s*+\((?P<columns>[^()]{1,2000}+)\)\s*+(?i:values?)\s*+(?=\()"
 )
+_CREDENTIAL_COLUMN = re.compile(rf"[`\"\[]?[\w.$-]{{0,64}}?(?i:{KEY})[`\"\]]?")
+_STRING = re.compile(_QUOTED)
+_LITERAL_AT = re.compile(_LITERAL)
+_MOST_ROWS = 10_000
+"""Rows of ``VALUES`` read at most: one pass over them, however many columns."""
+
+
+def _rows(text: str, at: int) -> Iterator[list[tuple[int, int]]]:
+    """Each row of the ``VALUES (…), (…)`` that starts at ``at``: the span of each of its values (a value is
+    everything between its commas, nested calls and quoted commas included)."""
+    for _ in range(_MOST_ROWS):
+        if not text.startswith("(", at):
+            return
+        row, start, depth, index = [], at + 1, 0, at + 1
+        while index < len(text):
+            char = text[index]
+            string = _STRING.match(text, index) if char in "'\"" else None
+            if string:
+                index = string.end()
+                continue
+            if char == "(":
+                depth += 1
+            elif char == ")" and depth:
+                depth -= 1
+            elif char in ",)" and not depth:
+                row.append((start, index))
+                start = index + 1
+                if char == ")":
+                    break
+            index += 1
+        else:
+            return
+        yield row
+        following = re.compile(r"\s*+,\s*+").match(text, index + 1)
+        if following is None:
+            return
+        at = following.end()
+
+
+def _insert_values(match: re.Match[str]) -> list[tuple[int, int]]:
+    """The quoted literals, in every row, at the positions of the columns that name a credential (one passed to a
+    function, ``MD5('x')``, too)."""
+    columns = [column.strip() for column in match["columns"].split(",")]
+    credential = {at for at, column in enumerate(columns) if _CREDENTIAL_COLUMN.fullmatch(column)}
+    if not credential:
+        return []
+    spans = []
+    for row in _rows(match.string, match.end()):
+        for position in credential & set(range(len(row))):
+            start, end = row[position]
+            spans += [
+                (literal.start() + 1, literal.end() - 1)
+                for literal in _STRING.finditer(match.string, start, end)
+                if _LITERAL_AT.match(match.string, literal.start()) and literal.end() - literal.start() > 2
+            ]
+    return spans
+
 
 _RETURNED = (
     # WHERE cfg_key = 'sms.secret'; 返回 5541d5e7…, get("db.password") returned Xy9…
@@ -116,12 +161,6 @@ DETECTORS: tuple[Detector, ...] = (
         followed("password", " \t"),
         420,
     ),
-    detector(
-        "secret_key_value",
-        _INSERT,
-        unquoted(*(f"column{position}" for position in range(_POSITIONS))),
-        ("sert", "replace into", "replace\tinto"),
-        2,
-    ),
+    detector("secret_key_value", _INSERT, _insert_values, ("sert", "replace into", "replace\tinto"), 2),
     detector("secret_key_value", _RETURNED, prose("returned"), followed(KEY_WORDS, "'\""), 80),
 )

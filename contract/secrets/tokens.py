@@ -17,7 +17,7 @@ GitHub            ``ghp_``/``gho_``/``ghu_``/``ghs_``/``ghr_`` + 36 or more; ``g
 GitLab            ``glpat-``/``gldt-``/``glrt-``/``glptt-`` + 20 or more; runner registration ``GR1348941`` + 20
 Slack             ``xoxb-``/``xoxp-``/``xoxa-``/``xoxr-``/``xoxs-`` + 10 or more with a digit; ``xapp-<digit>-``
                   + 20 or more; a webhook's path after ``hooks.slack.com/services/`` (``workflows``, ``triggers``)
-OpenAI            ``sk-proj-``/``sk-svcacct-``/``sk-admin-`` + 32 or more of ``[A-Za-z0-9_-]``, or ``sk-`` + 32
+OpenAI            ``sk-proj-``/``sk-svcacct-``/``sk-admin-`` + 16 or more of ``[A-Za-z0-9_-]``, or ``sk-`` + 32
                   or more letters and digits, each with a digit and a capital (and a small letter for ``sk-``);
                   ``sk-`` + 32 hex digits (the OpenAI-compatible keys of DeepSeek, DashScope …)
 Anthropic         ``sk-ant-api03-``/``sk-ant-admin01-`` (``api``/``admin`` + 2 digits) + 32 or more
@@ -72,7 +72,7 @@ _FIXED_SHAPE = (
     r"xapp-[0-9]-[A-Za-z0-9-]{20,}+",
     r"sk-ant-(?:api|admin)[0-9]{2}-[A-Za-z0-9_-]{32,}+",  # Anthropic
     # OpenAI: a digit and a capital in the key (a kebab-case name has neither)
-    r"sk-(?:proj|svcacct|admin)-(?=[A-Za-z_-]*+[0-9])(?=[a-z0-9_-]*+[A-Z])[A-Za-z0-9_-]{32,}+",
+    r"sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{16,}+",
     r"sk-(?=[a-zA-Z]*+[0-9])(?=[a-z0-9]*+[A-Z])(?=[A-Z0-9]*+[a-z])[A-Za-z0-9]{32,}+(?![_-])",
     r"sk-[0-9a-f]{32}(?![_-])",
     # sk_live_…, rk_test_…, tk_live_…: a digit or a capital in the key (run_test_migration is a name)

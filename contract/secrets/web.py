@@ -93,14 +93,15 @@ _URL_USERINFO = (
     + char(r"\s/?#")
     + "+@"
     # user:password@host[:port] without a scheme: the user starts with a letter (no time, 02:05:09@…), is no
-    # label (no e-mail, to:ops@example.com), the password has a digit or a sign and is no id (id:order-123@…) or
-    # port, the host ends the token (no image digest, nginx:1.25@sha256:…)
+    # label (no e-mail, to:ops@example.com), the password has a digit or a sign (or is six letters or more before
+    # a host and its port, guest:guestpass@mq-1:5672) and is no id (id:order-123@…) or port, the host ends the
+    # token (no image digest, nginx:1.25@sha256:…)
     r"|(?:(?<![_~%/:@\\])|" + AFTER_CJK_COLON + r")(?=[A-Za-z][A-Za-z0-9._~-]{0,63}+:)"
     r"(?!(?i:mailto|e-?mail|mail|to|from|cc|bcc|reply-to|sender|recipient|contact|user|username|login|account"
     r"|owner|author|by|at|via|id|uid):)"
     r"[A-Za-z][A-Za-z0-9._~-]{0,63}+:"
     r"(?![A-Za-z]++[-_.][0-9]++@|[0-9]{1,5}+@|" + _NO_PASSWORD + ")"
-    r"(?=[!$%&*+=^|~0-9A-Za-z._-]{0,127}?[0-9!$%&*+=^|~])"
+    r"(?=[!$%&*+=^|~0-9A-Za-z._-]{0,127}?[0-9!$%&*+=^|~]|[A-Za-z]{6,128}+@[A-Za-z0-9][A-Za-z0-9.-]*+:[0-9]{2,5}+(?![0-9]))"
     r"[!$%&*+=^|~0-9A-Za-z._-]{1,128}+"
     r"(?=@[A-Za-z0-9][A-Za-z0-9-]*+(?:\.[A-Za-z0-9-]++)*+(?::[0-9]{1,5}+)?+(?![A-Za-z0-9_:@-])))"
 )
@@ -134,7 +135,12 @@ _AUTHORIZATION = (
     + "))"
 )
 _COOKIE_NAME = r"[^\s;=\"\\]++="
-_COOKIE_VALUE = r"(?=[^\s;\"\\]*?[A-Za-z0-9])[^\s;\"\\]++"
+_COOKIE_VALUE = (
+    # a value or, as RFC 6265 allows, one in double quotes (sid="8f3kQ2")
+    r"(?:\"" + NOT_DONE + r")?+(?=[^\s;\"\\]*?[A-Za-z0-9])[^\s;\"\\]++\"?+"
+)
+_COOKIE_OTHER = r"(?:\"[^\s;\"\\]*+\"?+|[^\s;\"\\]*+)"
+"""The value of a cookie that is read past, quoted or not."""
 _SESSION_WORD = (
     r"sess|sid|token|auth|jwt|remember|sso|ticket|csrf|xsrf|key|secret|pass|login|credential|identity|saml|oauth"
     r"|bearer|sig"
@@ -150,9 +156,9 @@ _CREDENTIAL_COOKIE = (
 _COOKIE_HEAD = r"\\?[\"']?[ \t]*+:[ \t]*+(?:\\?[\"'])?"
 _COOKIES = (
     # the credential values of a Cookie header (the pairs before the first one have nothing to redact)
-    r"(?=[cCsS])(?<![\w-])(?:(?i:cookie)" + _COOKIE_HEAD + r"(?:" + _COOKIE_NAME + r"[^\s;\"\\]*+;[ \t]*+){0,32}?"
+    r"(?=[cCsS])(?<![\w-])(?:(?i:cookie)" + _COOKIE_HEAD + r"(?:" + _COOKIE_NAME + _COOKIE_OTHER + r";[ \t]*+){0,32}?"
     r"(?=" + _CREDENTIAL_COOKIE + r")" + _COOKIE_NAME + r"[ \t]*+" + NOT_DONE + r"(?P<cookie>" + _COOKIE_VALUE + r")"
-    r"(?P<more>(?:;[ \t]*+" + _COOKIE_NAME + r"[^\s;\"\\]*+){0,64}+)"
+    r"(?P<more>(?:;[ \t]*+" + _COOKIE_NAME + _COOKIE_OTHER + r"){0,64}+)"
     # the first value of a Set-Cookie header, not its attributes
     r"|(?i:set-cookie)"
     + _COOKIE_HEAD
@@ -171,10 +177,18 @@ _MORE_COOKIE = re.compile(r";[ \t]*+(?=" + _CREDENTIAL_COOKIE + r")[^\s;=\"\\]++
 
 def _cookie_values(match: re.Match[str]) -> list[tuple[int, int]]:
     if match["set_cookie"] is not None:
-        return [match.span("set_cookie")]
+        return [_inside_quotes(match.string, *match.span("set_cookie"))]
     start = match.start("more")
     more = [(start + pair.start(1), start + pair.end(1)) for pair in _MORE_COOKIE.finditer(match["more"]) if pair[1]]
-    return [match.span("cookie"), *more]
+    return [_inside_quotes(match.string, *span) for span in (match.span("cookie"), *more)]
+
+
+def _inside_quotes(text: str, start: int, end: int) -> tuple[int, int]:
+    """A cookie value's span without the double quotes around it."""
+    if text.startswith('"', start):
+        start += 1
+        end -= text[end - 1] == '"' and end > start
+    return start, end
 
 
 _B64TOKEN = r"[A-Za-z0-9._~+/-]"
