@@ -97,7 +97,7 @@ from dataclasses import dataclass
 
 from contract.normal_form import NormalForm, normal_form
 
-from . import codes, config_files, consoles, flags, keys, prose, sql, tokens, weak_values, web
+from . import codes, config_files, consoles, flags, keys, prose, sql, tokens, value_lines, weak_values, web
 from ._base import REDACTED, Detector
 from ._source import source_spans
 from ._triggers import Triggers
@@ -124,6 +124,7 @@ _DETECTORS: tuple[Detector, ...] = tuple(
             *keys.DETECTORS,
             *prose.DETECTORS,
             *weak_values.DETECTORS,
+            *value_lines.DETECTORS,
             *sql.DETECTORS,
             *config_files.DETECTORS,
             *consoles.DETECTORS,

@@ -125,7 +125,7 @@ CJK = r"\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff"
 """CJK punctuation and ideographs: prose around a value, never part of one (``password=x已轮换``)."""
 AFTER_CJK_COLON = r"(?<=[" + CJK + r"]:)"
 """A token that starts right after a Chinese word and its colon (``：`` is ``:`` in the normal form)."""
-CJK_DELIMITERS = "，；。、（）「」"
+CJK_DELIMITERS = "，；。、（）「」“”‘’"
 """End an unquoted value as ``,`` and ``;`` do (the normal form makes most of them ASCII already)."""
 
 
@@ -157,7 +157,7 @@ UNQUOTED_END = r"\s&,;\"'<>)\]}" + CJK_DELIMITERS + CJK
 
 _WORDS = (
     # flag words, type names (a schema's ``password: string``), and words that say where the secret is kept
-    "true|false|yes|no|none|null|nil|empty|unset|undefined|required|optional|enabled|disabled|on|off|ok|missing"
+    "true|false|yes|no|not|none|null|nil|empty|unset|undefined|required|optional|enabled|disabled|on|off|ok|missing"
     "|invalid|expired|hidden|masked|redacted|n/a|tbd|string|str|int|integer|number|bool|boolean|text|bytes|object"
     "|any|stored|kept|managed|injected|provided|loaded|fetched|mounted|generated|see|via|from|ask|in"
 )
@@ -173,10 +173,19 @@ PLACEHOLDER = (
     r"\(?(?i:" + _PLACEHOLDER_WORDS + r")\)?|" + _MASK + r"(?:\([^()\n]{0,64}+\))?|(?i:x){3,}+"
     r"|[A-Za-z][A-Za-z0-9_.-]*+:(?=\s|$)|[0-9]++[ \t]++(?i:bytes?)"
     r"|(?:var|local|module|data|process\.env|import\.meta\.env)\.[A-Za-z_][\w.]*+"
-    r"|(?:os\.getenv|os\.environ\.get|System\.getenv|getenv|env)\(|(?:os\.environ|ENV)\[)"
+    r"|(?:os\.getenv|os\.environ\.get|System\.getenv|getenv|env)\(|(?:os\.environ|ENV)\["
+    # an OAuth error code (invalid_token, expired_token), a secret manager's path (vault:secret/data/db#password,
+    # op://vault/item), the name of a credential or of the object holding it (db_password, order-db-credentials)
+    r"|(?i:invalid|expired|revoked|missing|bad|wrong|insufficient)_[a-z_]++(?![\w-])"
+    r"|(?i:vault|awssm|gcpsm|azkv|op|secretsmanager|ssm):/?+[^\s\"',;]++"
+    r"|(?=[A-Za-z._-]*?[-_.])(?:[A-Za-z]++[-_.])*+(?i:password|passwd|secrets?|tokens?|credentials?|api[-_]?key)"
+    r"(?:[-_.][A-Za-z]++)*+(?![\w.-]))"
     # a mask, a reference or a template: ${NAME}, ${jdbc.password}, ${NAME:-x}, ${NAME:?message}, ${NAME:},
     # ${vault:secret/db#password}, $NAME, %NAME%, {{ x }}, ${{ x }}, <x>
     r"|(?![A-Za-z0-9(])(?:(?:" + _MASK + r"|\*++)(?:\([^()\n]{0,64}+\))?|\.{3}+|\?++"
+    # a mask in brackets ([FILTERED], [MASKED]), a command's output ($(cat /run/secrets/db))
+    r"|\[(?i:filtered|masked|hidden|removed|scrubbed|omitted|secret|protected|censored|sensitive)\]"
+    r"|\$\([^()\n]{1,256}+\)"
     r"|\$\{(?:[a-z][a-z0-9-]*+:(?=[^}\s]*?[/#:])[^}\s]*+|[A-Za-z_][\w.-]*+(?::?\?[^}\n]*+|:?[-=][^}\s]*+|:)?)\}"
     r"|\$[A-Z_][A-Z0-9_]*+|%[A-Za-z_][A-Za-z0-9_]*+%|\$?\{\{[^{}\n]*+\}?\}?|<[^<>\n]{1,64}+>))"
 )
@@ -188,8 +197,9 @@ the normal form reads ``your-password:``)."""
 
 
 def not_placeholder(end: str) -> str:
-    """A look-ahead: what follows (in its quotes or not) is no placeholder ending before a character of ``end``."""
-    return r"(?!(?:\\?[\"'])?" + PLACEHOLDER + r"(?:\\?[\"'])?(?![^" + end + r"]))"
+    """A look-ahead: what follows (in its quotes or not, a blank inside them allowed) is no placeholder ending before
+    a character of ``end``."""
+    return r"(?!(?:\\?[\"'][ \t]?+)?" + PLACEHOLDER + r"(?:\\?[\"'])?(?![^" + end + r"]))"
 
 
 SECRET_CHAR = r"[!#$%&*+\-./0-9:=?@A-Z^_a-z|~]"

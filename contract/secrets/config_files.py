@@ -12,7 +12,9 @@ fifth field, when it holds a digit or a sign (``\\:`` escapes a colon in it).
 
 ``Kubernetes Secret``: the values under ``data:`` or ``stringData:`` of a manifest of ``kind: Secret`` (before the
 block, or after it within 80 lines, as ``kubectl get secret -o yaml`` prints it), each value of the block
-(``password: czNjcjN0``, ``.dockerconfigjson: eyJhdXRocyI6…``) but a mask or a placeholder.
+(``password: czNjcjN0``, ``.dockerconfigjson: eyJhdXRocyI6…``) but a mask or a placeholder; and a Secret
+written as JSON (``{"kind": "Secret", "data": {…}}``, ``kind`` before or after ``data``): each value of its
+``data`` or ``stringData``.
 
 Examples (before -> after)::
 
@@ -25,8 +27,8 @@ Examples (before -> after)::
 Not secrets: ``requirepass`` with no value or Chinese prose after it (``requirepass 已配置``); the format line
 ``hostname:port:database:username:password``, a fingerprint (``C7:70:FB:C6:E0``), a timestamp; a Secret's
 ``data:`` whose values are masked (``password: '******'``, ``<redacted>``), and a ``data:`` block of any other
-kind (a ConfigMap). A Secret written as JSON, and a value written as a block scalar (``password: |`` and the
-value on the lines below), are not read.
+kind (a ConfigMap). (A credential key's block scalar, ``password: |`` and the value on the lines below, is
+:mod:`.weak_values`.)
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from ._base import (
     CJK,
     NOT_DONE,
     NOT_DONE_QUOTED,
+    PLACEHOLDER,
     Detector,
     detector,
     followed,
@@ -128,6 +131,41 @@ def _secret_data(match: re.Match[str]) -> list[tuple[int, int]]:
     return [first, *more]
 
 
+_JSON_KIND = r"\"kind\"[ \t]*+:[ \t]*+\"Secret\""
+
+
+def _json_data(name: str) -> str:
+    """A JSON Secret's ``"data": {…}`` or ``"stringData": {…}``, its entries as group ``name``."""
+    return r"\"(?:string)?[dD]ata\"[ \t]*+:[ \t]*+\{(?P<" + name + r">[^{}]{1,20000}+)\}"
+
+
+_JSON_SECRET = (
+    # {"kind": "Secret", …, "data": {…}} and, as kubectl prints it (keys in order), {"data": {…}, "kind": "Secret"}
+    r"(?=[\"])(?:"
+    + _JSON_KIND
+    + r"[^{}]{0,400}?"
+    + _json_data("json_data")
+    + "|"
+    + _json_data("json_data_first")
+    + r"[^{}]{0,400}?"
+    + _JSON_KIND
+    + ")"
+)
+_JSON_ENTRY = re.compile(r"\"[^\"\n]{1,253}+\"[ \t\n]*+:[ \t\n]*+\"(" + NOT_DONE + r"[^\"\n]{1,20000}+)\"")
+_NOT_A_JSON_VALUE = re.compile(PLACEHOLDER + r"$")
+
+
+def _json_secret_data(match: re.Match[str]) -> list[tuple[int, int]]:
+    """Each value of a JSON Secret's ``data`` or ``stringData`` but a mask or a placeholder."""
+    name = "json_data" if match["json_data"] is not None else "json_data_first"
+    start = match.start(name)
+    return [
+        (start + entry.start(1), start + entry.end(1))
+        for entry in _JSON_ENTRY.finditer(match[name])
+        if not _NOT_A_JSON_VALUE.match(entry[1])
+    ]
+
+
 DETECTORS: tuple[Detector, ...] = (
     detector(
         "secret_key_value", _DIRECTIVE, unquoted("directive"), (*followed("pass", " \t"), *followed("auth", " \t")), 8
@@ -135,4 +173,5 @@ DETECTORS: tuple[Detector, ...] = (
     detector("secret_key_value", _NETRC, unquoted("netrc"), followed("password", " \t"), 800),
     detector("secret_key_value", _PGPASS, lambda match: [match.span("pgpass")], "", None, _PGPASS_SHAPE),
     detector("secret_key_value", _SECRET_DATA, _secret_data, (": secret", ': "secret', ": 'secret"), None),
+    detector("secret_key_value", _JSON_SECRET, _json_secret_data, ('"secret"',), None),
 )

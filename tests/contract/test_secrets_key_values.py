@@ -136,7 +136,6 @@ CLEAN = [
     "the password is wrong! the token is invalid",
     "the secret is stored in vault; api key rotation failed; credentials expired",
     "password hash 5f4dcc3b5aa765d61d8327deb882cf99",
-    "the password is hunter-2024",
     "令牌 u-10023 的会话",
     "令牌 9b2f6c1e-4d3a-4f7b-8a21-0c5e7d9f1a3b",
     "token expired after 3600s, password length 12, token count 500",

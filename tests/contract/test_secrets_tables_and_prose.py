@@ -80,7 +80,6 @@ PROSE_LOOK_ALIKES = [
     "授权码模式（authorization code）下 state 参数缺失",
     "密码在 19:15 被改成了新的",
     "root 的密码被改成了 8 位以上",
-    "the password is hunter-2024",
     "the token is ConnectionTimeoutException",
 ]
 
