@@ -27,6 +27,7 @@ lists its shapes and examples in full, and what it leaves alone):
 session and credential values of a ``Cookie:`` header (not ``lang``, ``theme`` or ``_ga``), and of ``Set-Cookie:``::
 
     Cookie: sid=8f3kQ2; theme=dark                      -> Cookie: sid=[REDACTED]; theme=dark
+    Cookie: sid="8f3kQ2"                                -> Cookie: sid="[REDACTED]"
 
 ``bearer_token`` (:mod:`.web`): bare ``Bearer`` tokens, and after ``Bearer token``/``Bearer 令牌``::
 
@@ -43,10 +44,13 @@ the AWS secret access key on its own or after its name::
 
     key ASIAY34FZKBOKMUTVV7A used                       -> key [REDACTED] used
 
-``secret_key_value`` (:mod:`.keys`, :mod:`.prose`, :mod:`.sql`, :mod:`.config_files`, :mod:`.consoles`,
-:mod:`.flags`): a value after a key or label naming a credential, in any syntax (``key=value``, ``"key": "value"``,
-markdown, XML elements and ``key=… value=…`` attributes, table cells and rows whose first cell names the credential,
-connection strings, Chinese labels, English prose ``the X password is V``, ``the API key for X (V)``); what SQL
+``secret_key_value`` (:mod:`.keys`, :mod:`.prose`, :mod:`.weak_values`, :mod:`.value_lines`, :mod:`.sql`,
+:mod:`.config_files`, :mod:`.consoles`, :mod:`.flags`): a value after a key, label, flag or verb naming a
+credential, whatever its characters (letters only, digits only, words: :mod:`.value_judge` tells a value from words
+about it), in any syntax (``key=value``, ``"key": "value"``, markdown, XML elements and ``key=… value=…``
+attributes, table cells and rows whose first cell names the credential, HTML tables, connection strings, Chinese
+labels, English prose ``the X password is V``, ``changed the X password to V``, ``the API key for X (V)``, the line
+below a label, a YAML block scalar); what SQL
 sets or stores (``IDENTIFIED BY 'V'``, ``SET PASSWORD … = 'V'``, the ``VALUES`` of a credential column) or returns
 for a credential key; configuration files whose keys name none (``requirepass V``, ``.netrc``, ``.pgpass``, the
 ``data:`` of a Kubernetes Secret); a console's Redis ``AUTH`` and the output of a command that prints a secret; and
@@ -55,6 +59,7 @@ a credential given to a command line (``--password V``, ``mysql -pV``, ``sshpass
 
     ?user=ops&password=Passw0rd!23&next=/               -> ?user=ops&password=[REDACTED]&next=/
     账号 app 的数据库密码 Sup3rS3cret 是否已轮换         -> 账号 app 的数据库密码 [REDACTED] 是否已轮换
+    复现用的只读账号密码是 mellowkangarootrek            -> 复现用的只读账号密码是 [REDACTED]
     CREATE USER 'report'@'%' IDENTIFIED BY 'R3port!x';  -> CREATE USER 'report'@'%' IDENTIFIED BY '[REDACTED]';
 
 ``one_time_code`` (:mod:`.codes`): OTP and verification codes after a key or a label::

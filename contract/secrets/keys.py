@@ -56,10 +56,9 @@ a reference (``${DB_PASSWORD:?unset}``: ``:`` then ``?``, ``+`` or ``-`` is no s
 Secret object (``existingSecret: redis``); a key with no value (``检查 db_password 是否配置``, ``rotate the db
 password``); a key that only ends like one (``max_tokens: 4096``, ``secretary=bob``); a table row whose next cell
 describes the credential (``| password | 用户登录密码 |``, ``| password | The user password |``). An unquoted
-value ends at whitespace, so the rest of a password with a space is not recognised (quoted values are whole); an
-element named as a placeholder with text after it on its line (``<password> psql -h db``) is read as an element
-holding that text, so ``psql`` is replaced; a value that is a call (``password=getpass()``) is read as a value;
-cells of an HTML table (``<td>password</td><td>x</td>``) are glued together by the normal form and not read.
+value ends at whitespace (the words after it on a key's own line are :mod:`.value_lines`); an element named as a
+placeholder with text after it on its line (``<password> psql -h db``) is read as an element holding that text, so
+``psql`` is replaced; a value that is a call (``password=getpass()``) is read as a value.
 """
 
 from __future__ import annotations

@@ -36,7 +36,8 @@ Examples (before -> after)::
 Not secrets: a label with no value, or a word, an id, a version, a count or a digest after it (``密码已轮换``,
 ``令牌 u-10023``, ``password reset requested 3 times``, ``token expired``, ``The shared secret between a and b
 was rotated at 19:38``, ``The API key for x is injected from a Secret``); a user name followed by prose on the
-next line. A password of digits only in prose (``the password is 123456``) is not caught.
+next line. (A value of letters or digits only, or of words, is :mod:`.weak_values`: known by what introduces
+it, not by its look.)
 """
 
 from __future__ import annotations

@@ -49,9 +49,10 @@ and a challenge's ``Bearer error="invalid_token"`` is a parameter); after ``Bear
     载荷段 eyJzdWIiOiJ1LTEwMDIz… 是否匹配               -> 载荷段 [REDACTED] 是否匹配
 
 Not caught: a token user of fewer than 8 characters or of small letters and digits under 16
-(``https://abc123@host``); a ``user:password`` with no ``@`` and no label before it (``order:s3cr3tPass`` alone
-reads like any ``key:value``), a password of letters only in ``user:password@host`` without a scheme
-(``guest:guest@mq``), a cookie value in quotes, and a JWT signature quoted on its own (any base64url).
+(``https://abc123@host``), which reads as a user name; a ``user:password`` with no ``@`` and no label before it
+(``order:s3cr3tPass`` alone reads like any ``key:value``); a password of letters only in ``user:password@host``
+without a scheme or a port (``task:failed@worker`` reads as words and a place); a JWT signature quoted on its own
+(any base64url).
 """
 
 from __future__ import annotations

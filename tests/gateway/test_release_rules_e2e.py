@@ -275,6 +275,84 @@ async def test_a_secret_in_any_formatting_in_any_field_is_refused_and_never_show
         assert value not in shown and value not in repair
 
 
+WHATEVER_THEY_LOOK_LIKE = (
+    # issue 30's examples: letters only, the next line, a line continuation, a verb, digits only, the README's limits
+    ("复现用的只读账号密码是 mellowkangarootrek", "mellowkangarootrek"),
+    ("The admin console password is frostedpinekeyriver", "frostedpinekeyriver"),
+    ("只读账号的数据库密码：\nZq574vR7mXw8Lk", "Zq574vR7mXw8Lk"),
+    ("mysql -h order-db-1 -u app_ro \\\n-pZq575vR7mXw5Lk -e 'SHOW PROCESSLIST'", "Zq575vR7mXw5Lk"),
+    ("The DBA changed the app_ro password to Zq580vR7mXw0Lk last night", "Zq580vR7mXw0Lk"),
+    ("只读账号的密码是 58203917", "58203917"),
+    ("redis:\n  password: |\n    amberlighthousewolf", "amberlighthousewolf"),
+    ("<td>password</td><td>Qm7vX2pLk9Rt</td>", "Qm7vX2pLk9Rt"),
+    ('Cookie: sid="8f3kQ2abc9"', "8f3kQ2abc9"),
+    ("INSERT INTO users (id, password) VALUES (1, 'Zq1vR7mXw8Lk'), (2, 'velvetcanyonorbit')", "velvetcanyonorbit"),
+    ("sk-proj-abcdefghijklmnopqrstuv", "sk-proj-abcdefghijklmnopqrstuv"),
+    # new wordings of each
+    ("测试环境 Grafana 的登录密码为 bluewhalesunset", "bluewhalesunset"),
+    ("临时口令 48192736，已用它登录 pay-mysql-0", "48192736"),
+    ("logged in with passwd nectar-marble-willow-51 against order-db-1", "nectar-marble-willow-51"),
+    ("Passphrase for the bastion key: velvet canyon orbit maple", "velvet canyon orbit maple"),
+    ("we set the Redis token to maplecreekstone yesterday", "maplecreekstone"),
+    ("The token coupon-svc uses is 88c655ac244093cc31c577bf17681981d91d55ba.", "88c655ac244093cc31c577bf17681981"),
+    ("Note: the app_ro password\nWq574vR7mXw8Lk\nwas in the runbook", "Wq574vR7mXw8Lk"),
+)
+ABOUT_CREDENTIALS = (
+    "请确认密码是否正确",
+    "the password policy requires 12 characters",
+    "please reset your password",
+    "password: ${DB_PASSWORD}",
+    "password: [REDACTED]",
+    "日志显示 19:02 起出现大量 Access denied，怀疑应用使用的密码与数据库不一致，建议与 DBA 确认凭据是否轮换",
+    "The DBA changed the app_ro password last night",
+    "token expired at 10:02, password length 12",
+)
+
+
+async def test_a_value_named_as_a_credential_is_refused_whatever_it_looks_like(
+    running: Running, fake: FakeOpenAI
+) -> None:
+    half = len(WHATEVER_THEY_LOOK_LIKE) // 2
+    items = [
+        {**LOG_ITEM, "analysis_id": f"s{index}", "text": f"order-service 日志中出现 {secret}"}
+        for index, (secret, _) in enumerate(WHATEVER_THEY_LOOK_LIKE[:half])
+    ]
+    final = report(LOG_ITEM, *items)
+    final["limitations"]["missing_info"] = [secret for secret, _ in WHATEVER_THEY_LOOK_LIKE[half:]]
+    diagnosis(fake, final)
+    events = await ask(running.url, QUERY)
+    assert events[-1].data == {"outcome": "FALLBACK"}
+    repair, shown = repair_request(fake), stream_text(events)
+    for index in range(half):
+        assert f"analysis s{index} contains a secret" in repair, WHATEVER_THEY_LOOK_LIKE[index][0]
+    for index in range(len(WHATEVER_THEY_LOOK_LIKE) - half):
+        assert f"missing_info[{index}] contains a secret" in repair, WHATEVER_THEY_LOOK_LIKE[half + index][0]
+    for _, value in WHATEVER_THEY_LOOK_LIKE:
+        assert value not in shown and value not in repair
+
+
+async def test_words_about_credentials_are_released(running: Running, fake: FakeOpenAI) -> None:
+    final = report(LOG_ITEM)
+    final["limitations"]["missing_info"] = list(ABOUT_CREDENTIALS)
+    events = await released(running, fake, final)
+    assert events[-1].data == {"outcome": "SUCCESS"}, content(events)
+    assert content(events)["payload"]["limitations"]["missing_info"] == list(ABOUT_CREDENTIALS)
+
+
+@pytest.mark.parametrize("secret", [WHATEVER_THEY_LOOK_LIKE[0], WHATEVER_THEY_LOOK_LIKE[5]], ids=["letters", "digits"])
+async def test_a_system_answer_that_holds_a_credential_is_replaced(
+    running: Running, fake: FakeOpenAI, secret: tuple[str, str]
+) -> None:
+    fake.script("router", reply(json.dumps({"intent": "SYSTEM_CHAT"})))
+    fake.script("system_chat", reply(f"你好！我可以帮你排查线上故障。{secret[0]}。"))
+    events = await ask(running.url, "你好")
+    assert events[-1].data == {"outcome": "FALLBACK"}
+    assert content(events) == {"content_type": "SYSTEM_ANSWER", "payload": {"answer": DEFAULT_CAPABILITIES}}
+    assert secret[1] not in stream_text(events)
+    row = await running.parts.audit.run(events[0].data["run_id"])
+    assert row is not None and row["fallback_reason"] == "SYSTEM_ANSWER_SECRET"
+
+
 async def test_a_secret_in_the_agents_own_sql_is_masked_in_the_released_reference(
     running: Running, fake: FakeOpenAI
 ) -> None:

@@ -110,3 +110,30 @@ def test_prompt_injection_in_a_log_line_is_returned_as_data(call: Call) -> None:
     assert any(INJECTION in message for message in messages)
     assert any(INJECTION in pattern["example"] for pattern in result["patterns"])
     assert result["scope"]["query"] == "user-service u-20931 profile nickname"
+
+
+WORDS_AND_NUMBERS = (
+    ("复现用的只读账号密码是 mellowkangarootrek", "mellowkangarootrek"),
+    ("The admin console password is frostedpinekeyriver", "frostedpinekeyriver"),
+    ("只读账号的密码是 58203917", "58203917"),
+    ("The DBA changed the app_ro password to Zq580vR7mXw0Lk last night", "Zq580vR7mXw0Lk"),
+    ("mysql -h order-db-1 -u app_ro \\\n  -pZq575vR7mXw5Lk -e 'SHOW PROCESSLIST'", "Zq575vR7mXw5Lk"),
+)
+
+
+def test_a_value_named_as_a_credential_reaches_no_agent_whatever_it_looks_like(
+    clock: ManualClock, tmp_path: Path
+) -> None:
+    dataset = tmp_path / "logs.jsonl"
+    records = [
+        {"seconds_ago": 60 + index, "topic": "APPLICATION", "service": "order-service", "level": "WARN", "message": text}
+        for index, (text, _) in enumerate(WORDS_AND_NUMBERS)
+    ]
+    dataset.write_text("".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records))
+    tool = make_tool(clock, dataset=str(dataset))
+    arguments = {"topic": "APPLICATION", "query": "order-service", "lookback_minutes": 30}
+    raw = tool.run("c", arguments)
+    result = json.dumps(tool.projector.project("c", arguments, raw).agent_result, ensure_ascii=False)
+    assert all(value in json.dumps(raw, ensure_ascii=False) for _, value in WORDS_AND_NUMBERS[:4])
+    assert [value for _, value in WORDS_AND_NUMBERS if value in result] == []
+    assert result.count("[REDACTED]") >= len(WORDS_AND_NUMBERS)
