@@ -100,8 +100,14 @@ NOT_A_VALUE = (
     + r")(?![^"
     + UNQUOTED_END
     + r"]))(?!/[A-Za-z0-9._-]++/)"
+    # the name of a credential, not its value (an ExternalSecret's secretKey: password, property: token)
+    + r"(?!(?:\\?[\"'])?(?i:password|passwd|secrets?|tokens?|credentials?|api[_-]?key|private[_-]?key)(?:\\?[\"'])?"
+    + r"(?![^"
+    + UNQUOTED_END
+    + r"]))"
 )
-"""No placeholder, scheme word (``auth: basic``) or path (``private_key: /etc/ssl/key.pem``). A value opening
+"""No placeholder, scheme word (``auth: basic``), path (``private_key: /etc/ssl/key.pem``) or the name of a credential
+(``secretKey: password``). A value opening
 with a whole ``${NAME}`` (a name only) is a reference whatever follows it: an unquoted value ends at the ``}``,
 so all it could hold is the reference's inside (``password: ${DB_PASSWORD}: …``)."""
 VALUE = QUOTED_HAS_ALNUM + r"(?:" + QUOTED_VALUE + r")|(?![\"'])" + value(UNQUOTED_END)

@@ -4,7 +4,7 @@ catch a value whatever its characters are (:mod:`.weak_values`, :mod:`.value_lin
 A value of letters only, digits only or words is known by what introduces it, so only its neighbours and its own
 words can make it a description again. Words: one of ``_DESCRIPTION`` (``wrong``, ``expired``, ``the``,
 ``stored``, ``policy`` …), one that ends as adjectives, participles and abstract nouns do (``-ed``, ``-ing``,
-``-able``, ``-ive``, ``-ous``, ``-ion`` …, up to 14 letters), a CamelCase name (``ConnectionTimeoutException``),
+``-able``, ``-ive``, ``-ous``, ``-ion``, ``-ity`` …, up to 14 letters), a CamelCase name (``ConnectionTimeoutException``),
 a name that holds a credential word (``order-db-credentials``), fewer than six letters unless a well-known default
 (``admin``, ``root``). Not a value either: a placeholder (``_base.PLACEHOLDER``), an algorithm (``MD5``), fewer
 than four digits, digits before a unit (``8 位``, ``3600 seconds``), a possessive (``staging's``) and, after a
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from ._base import PLACEHOLDER, secretish
+from ._base import PLACEHOLDER, secretish, trie
 
 _DESCRIPTION = frozenset(
     """
@@ -30,6 +30,8 @@ _DESCRIPTION = frozenset(
     temporary permanent global local internal external shared private public personal manual automatic
     be being been is was are were set reset changed rotated updated stored kept saved managed mounted injected
     in on at from for with by via under inside into to of as and or but so if when since until after before than
+    between about across among around behind below beneath beside beyond during except outside over through
+    throughout toward towards upon within without against along
     still now also only just already never always probably likely maybe perhaps possibly currently usually
     often sometimes again yet too very quite rather really actually apparently presumably obviously clearly
     read write only per used similar identical gone present absent available unavailable
@@ -53,10 +55,16 @@ _DESCRIPTION = frozenset(
 _FUNCTION_WORDS = frozenset(
     "a an the this that is are was were be of to in on for and or but with by at from as not no it its last"
     " yesterday today tonight ago earlier later again also too here there now then has have had will would can"
-    " could should must may might does did do gets got needs".split()
+    " could should must may might does did do gets got needs between about across among around during over"
+    " through within without against along".split()
 )
 """Words that make a run of words a phrase, not a passphrase (``the password of the user``)."""
-_ADJECTIVE_ENDING = re.compile(r"(?:ed|ing|able|ible|ive|ful|less|ous|ic|ical|ent|ant|ion|ions|ness|ment)$")
+NOT_A_DESCRIPTION = r"(?!(?i:" + trie(tuple(sorted(_DESCRIPTION | _FUNCTION_WORDS))) + r")(?![A-Za-z0-9]))"
+"""A look-ahead: what follows is no word that describes a credential: a regex of a trie, so that a rule rejects
+``the password is wrong`` (and ``password password …``) as it scans, without a judgement per match."""
+_ADJECTIVE_ENDING = re.compile(
+    r"(?:ed|ing|able|ible|ive|ful|less|ous|ic|ical|ent|ant|ion|ions|ness|ment|ity|ure|ance|ence|ism|age)$"
+)
 _DEFAULTS = frozenset({"admin", "root", "guest", "test", "pass", "demo", "user", "qwerty", "abc", "oracle"})
 """Short passwords well known as defaults: a value although shorter than six letters."""
 _CREDENTIAL_WORD = re.compile(r"(?i:pass(?:word|wd|phrase)?|pwd|secret|token|credential|api[_-]?key|auth)")
@@ -83,6 +91,8 @@ _LETTERS = re.compile(r"[A-Za-z]++(?:[-_][A-Za-z]++)*+")
 _WORDS_AND_NUMBER = re.compile(r"(?P<words>[A-Za-z]++(?:[-_.][A-Za-z]++)*+)[-_.#][0-9]++")
 """An id's shape (``order-123``, ``HikariPool-1``), which after a label is a password when its words are no words
 of an id (``hunter-2024``, ``nectar-marble-willow-51``)."""
+_SETTING = re.compile(r"[a-z][a-z_.]*+=")
+"""A setting's name and ``=`` (``sign_type=RSA2``, ``ttl=7200``): a pair, not a value with an ``=`` in it."""
 _UUID = re.compile(r"[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}")
 
 
@@ -92,11 +102,12 @@ def is_placeholder(text: str) -> bool:
 
 
 def is_words(token: str) -> bool:
-    """Whether letters (``bluewhalesunset``, ``blue-whale``) are words that describe, not a value."""
+    """Whether letters (``bluewhalesunset``, ``read-only``) are words that describe, not a value; three words or more
+    joined (``rustic-sprout-tulip``) only when one of them describes."""
     parts = re.split(r"[-_.]", token.lower())
     if _CREDENTIAL_WORD.search(token) or any(part in _DESCRIPTION for part in parts):
         return True
-    if any(len(part) <= 14 and _ADJECTIVE_ENDING.search(part) for part in parts):
+    if len(parts) < 3 and any(len(part) <= 14 and _ADJECTIVE_ENDING.search(part) for part in parts):
         return True
     return sum(map(len, parts)) < 6 and token.lower() not in _DEFAULTS
 
@@ -119,7 +130,10 @@ def is_value(token: str, after: str, *, chinese: bool, bare: bool = False) -> bo
         return not _CAMEL_CASE.search(words) and not is_words(words)
     if token.isdigit():
         return 4 <= len(token) <= 64 and not _UNIT.match(after)
-    return _LOOKS_SECRET.match(token) is not None
+    if _LOOKS_SECRET.match(token) is not None:
+        return True
+    # (an "=" after a label is part of the value, is b8x=~vKhs0bl5WG, unless a setting's name is before it: ttl=7200)
+    return not _SETTING.match(token) and _LOOKS_SECRET.match(token.replace("=", "+")) is not None
 
 
 def is_phrase(words: str) -> bool:

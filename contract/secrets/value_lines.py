@@ -18,8 +18,8 @@ Examples (before -> after)::
     password: |\\n    mellowkangarootrek                 -> password: |\\n    [REDACTED]
     passphrase: correct horse battery staple            -> passphrase: [REDACTED]
 
-Not secrets: a line under a label that is prose, a list or a key (``密码：`` newline ``- 长度至少 8 位``,
-``password:`` newline ``  secretKeyRef:``), a word that describes (``Password:`` newline ``required``), a block
+Not secrets: a line under a label that is prose, a list, a key or another pair (``密码：`` newline ``- 长度至少 8
+位``, ``password:`` newline ``  secretKeyRef:``, ``spring.rabbitmq.password=`` newline ``spring.rabbitmq.host=mq``), a word that describes (``Password:`` newline ``required``), a block
 scalar that holds a reference (``${REDIS_PASSWORD}``) or a comment.
 """
 
@@ -33,7 +33,8 @@ from .value_judge import is_phrase, is_placeholder, is_value
 
 _NEXT_LINE = (
     # 数据库密码：\nx, Password:\n  x, password: |\n    x, the app_ro password\nx\n
-    r"(?=[^\s])(?:(?<![\w.-])[\w.-]{0,64}?(?i:" + KEY + r")|" + ZH_LABEL + r")\\?[\"']?[ \t]*+"
+    # (the key's own end is enough: db_password ends in password, and the scan starts only at a key's letters)
+    r"(?=[AaCcPpSsTtXx密口秘私令凭授])(?:(?i:" + KEY + r")|" + ZH_LABEL + r")\\?[\"']?[ \t]*+"
     rf"(?P<line_separator>{SEPARATOR})?"
     r"[ \t]*+(?:(?(line_separator)(?P<weak_block>[|>][+-]?[0-9]?)))?[ \t]*+\r?\n(?P<weak_indent>[ \t]*+)"
     r"(?:(?(weak_block)(?P<block_lines>[^\s][^\n]{0,255}+(?:\n(?P=weak_indent)[^\n]{1,256}+){0,32}+)"
@@ -62,7 +63,7 @@ def _next_line_spans(match: re.Match[str]) -> list[tuple[int, int]]:
             at += len(line) + 1
         return spans
     line = match["lone_line"].rstrip()
-    if not _TOKEN.fullmatch(line) or line.endswith(":") or line.startswith(("-", "#")):
+    if not _TOKEN.fullmatch(line) or line.endswith(":") or line.startswith(("-", "#")) or "=" in line.rstrip("="):
         return []
     start = match.start("lone_line")
     if match["line_separator"] is None:

@@ -47,7 +47,7 @@ from __future__ import annotations
 import re
 
 from ._base import NOT_DONE, SECRET_CHAR, SEPARATOR, ZH_LABEL, ZH_LABELS, Detector, detector, followed
-from .value_judge import ZH_ATTRIBUTE, is_passphrase, is_quoted_value, is_value
+from .value_judge import NOT_A_DESCRIPTION, ZH_ATTRIBUTE, is_passphrase, is_quoted_value, is_value
 
 _EN_KEY = (
     # compound keys first: "secret key" is one key, not "secret" and a value "key"
@@ -66,13 +66,14 @@ _NEXT_PART = (
 """What may follow a token right after a key word: the end of its clause, or a word that starts its next part."""
 
 
-def _value(prefix: str, end: str) -> str:
-    """A quoted value, two to eight words, or a token (groups ``{prefix}_quoted``, ``_words``, ``_token``), the words
-    and the token followed by ``end``."""
+def _value(prefix: str, end: str, *, words: int = 2) -> str:
+    """A quoted value, ``words`` to eight words, or a token of three characters or more (no value is shorter: groups
+    ``{prefix}_quoted``, ``_words``, ``_token``), none a word that describes: the words end their clause or come
+    before ``end``, the token comes before ``end``."""
     return (
-        rf"(?:(?P<{prefix}_quoted>\"[^\"\n]{{1,128}}+\"|'[^'\n]{{1,128}}+'|“[^”\n]{{1,128}}+”)"
-        rf"|(?P<{prefix}_words>[A-Za-z]++(?:[ \t]++[A-Za-z]++){{1,7}}+){_CLAUSE_END}"
-        rf"|{NOT_DONE}(?P<{prefix}_token>{SECRET_CHAR}++){end})"
+        rf"{NOT_A_DESCRIPTION}(?:(?P<{prefix}_quoted>\"[^\"\n]{{1,128}}+\"|'[^'\n]{{1,128}}+'|“[^”\n]{{1,128}}+”)"
+        rf"|(?P<{prefix}_words>[A-Za-z]++(?:[ \t]++[A-Za-z]++){{{words - 1},7}}?)(?:{_CLAUSE_END}|{end})"
+        rf"|{NOT_DONE}(?={SECRET_CHAR}{{3}})(?P<{prefix}_token>{SECRET_CHAR}++){end})"
     )
 
 
@@ -97,10 +98,6 @@ that says it, ``Passphrase for the bastion key:``, is prose; ``secret: x`` alone
 _EN_COPULA = (
     # the admin console password is x, the password for app_ro was set to x, Passphrase for the bastion key: x
     r"(?=[AaBbCcPpSsTt])(?i:"
-    # the secret … was rotated; its new value is x
-    + _EN_KEY
-    + r"[^.\n]{0,80}?(?<![A-Za-z])(?:its|the)[ \t]++(?:(?:new|old|current)[ \t]++)?value[ \t]++(?:is|was)[ \t]*+:?"
-    r"|"
     + _EN_KEY
     + r"(?:"
     + _WHOSE
@@ -110,9 +107,18 @@ _EN_COPULA = (
     + r"[ \t]*+:))[ \t]*+"
     + _value("copula", "")
 )
+_ITS_VALUE = (
+    # the secret … was rotated; its new value is x
+    r"(?=[AaBbCcPpSsTt])(?i:"
+    + _EN_KEY
+    + r"[^.\n]{0,80}?(?<![A-Za-z])(?:its|the)[ \t]++(?:(?:new|old|current)[ \t]++)?value[ \t]++(?:is|was)[ \t]*+:?)"
+    + r"[ \t]*+"
+    + _value("its_value", "")
+)
 _EN_AFTER_KEY = (
     # with passwd nectar-marble-willow-51 against …, the old login password yonder frost glacier maple.
-    r"(?=[AaBbCcPpSsTt])(?i:" + _EN_KEY + r")[ \t]++" + _value("key", _NEXT_PART)
+    # (right after a bare key, two words are as often a phrase as a passphrase: password quality checks)
+    r"(?=[AaBbCcPpSsTt])(?i:" + _EN_KEY + r")[ \t]++" + _value("key", _NEXT_PART, words=3)
 )
 _VERB_FIRST = (
     # changed the app_ro password to x, set the Redis token to x, rotated the API key for billing to x
@@ -162,6 +168,10 @@ def _copula_spans(match: re.Match[str]) -> list[tuple[int, int]]:
     return _value_span(match, "copula", chinese=False)
 
 
+def _its_value_spans(match: re.Match[str]) -> list[tuple[int, int]]:
+    return _value_span(match, "its_value", chinese=False)
+
+
 def _after_key_spans(match: re.Match[str]) -> list[tuple[int, int]]:
     return _value_span(match, "key", chinese=False)
 
@@ -182,6 +192,8 @@ DETECTORS: tuple[Detector, ...] = (
         8,
     ),
     detector("secret_key_value", _EN_COPULA, _copula_spans, _EN_TRIGGERS, 10),
+    # (every match of _ITS_VALUE holds "value ": the key word may lie 90 characters before it)
+    detector("secret_key_value", _ITS_VALUE, _its_value_spans, followed("value", " \t"), 100),
     detector("secret_key_value", _EN_AFTER_KEY, _after_key_spans, followed(_KEY_WORDS, " \t"), 10),
     detector("secret_key_value", _VERB_FIRST, _verb_spans, followed(_KEY_WORDS, " \t"), 140),
 )
