@@ -45,6 +45,8 @@ _SEQUENCE = re.compile(
     r"|\b(?:and|or)\b(?=\s+[A-Za-z-]+\s+(?:" + words.EN_STOP_OBJECT + r"\b|[\w-]*[-_./0-9][\w-]*)))\s*",
     re.IGNORECASE,
 )
+_EITHER = re.compile(r"\s*(?:or|nor|或者|或)\s*", re.IGNORECASE)
+"""What joins a prohibition's second act to its first (do not run X or TRUNCATE …, 不要重启或者回滚)."""
 _EN_AND_VERB = re.compile(r"\s+\b(?:and|or)\b\s+(?=(?P<verb>[A-Za-z-]+)\b)", re.IGNORECASE)
 
 
@@ -107,6 +109,8 @@ def _clauses_of(text: str, shape: str, spans: list[tuple[int, int]], *, aside: b
                 )
                 if heading:  # **Verification** — confirm …: a label; the step starts after it
                     clause = dataclasses.replace(clause, lead=Lead.ASIDE)
+                if index > 0 and result[-1].lead is Lead.PROHIBIT and _EITHER.fullmatch(shape[result[-1].end : start]):
+                    clause = dataclasses.replace(clause, lead=Lead.PROHIBIT)  # do not run X or Y: neither is run
                 result.append(clause)
                 starts_step = heading or clause.lead is Lead.CONDITION
     return result
@@ -117,7 +121,8 @@ def _split_steps(shape: str, part: tuple[int, int]) -> list[tuple[int, int]]:
     for start, end in _spans(shape, _SEQUENCE, *part):
         cut = start
         for match in _EN_AND_VERB.finditer(shape, start, end):
-            if english_verb(match["verb"]) is not None:
+            # (an imperative is never in -ed: were OOMKilled or restarted is one clause)
+            if english_verb(match["verb"]) is not None and not match["verb"].lower().endswith("ed"):
                 steps.append((cut, match.start()))
                 cut = match.end()
         steps.append((cut, end))

@@ -3,8 +3,9 @@ user's systems, so its tokens are not claims.
 
 A token is a claim when its sentence states it as a fact about the system or the data. These are not:
 
-- an example of what the user may ask: the rest of the clause after a label (例如：…, e.g.: …), or a quoted text
-  after an example word (比如「…」, such as "…", 你可以问 “…”, try '…');
+- an example of what the user may ask: the rest of the clause after a label (例如：…, e.g.: …, For example, you can
+  ask: …), the rest of the sentence after an invitation to ask (你可以问我 …, you could ask, say, why …), or a quoted
+  text after an example word (比如「…」, such as "…", 你可以问 “…”, try '…');
 - a quoted question: a quoted text that ends in a question mark (「ERR_TIMEOUT 是什么意思？」, "why did … fail?") or
   asks for help (「…，帮我排查」, "please check …");
 - a placeholder: ``<order_id>``, ``{orderId}``, ``${ORDER}``, ``order-xxx``, ``[订单号]``.
@@ -16,13 +17,15 @@ from __future__ import annotations
 
 import re
 
-from harness.gate.lexicon import EXAMPLE_LABEL
+from harness.gate.lexicon import ASK_INVITATION, EXAMPLE_LABEL
 
 _QUOTES = (("「", "」"), ("『", "』"), ("“", "”"), ("‘", "’"), ('"', '"'), ("'", "'"), ("`", "`"))
 _QUOTED = re.compile(
     "|".join(f"{re.escape(a)}(?P<q{i}>[^{re.escape(b)}\\n]{{1,200}}){re.escape(b)}" for i, (a, b) in enumerate(_QUOTES))
 )
-_LABELLED = re.compile(rf"{EXAMPLE_LABEL}[^。!?！？\n]*", re.IGNORECASE)
+_LABELLED = re.compile(rf"{EXAMPLE_LABEL}(?:[^。!?！？\n]*[?？][^\S\n]*)*[^。!?！？\n]*", re.IGNORECASE)
+"""例如：…？…？: a label and the questions after it, one after another on its line."""
+_INVITED = re.compile(rf"{ASK_INVITATION}[^。!?！？;；\n]*", re.IGNORECASE)
 _EXAMPLE_WORD = re.compile(
     r"(?:例如|比如|譬如|诸如|像是|像|如|类似|可以问|这样问|问我|试试|试着问|输入|"
     r"such as|like|e\.g\.|for example|for instance|try|ask|asking|type|questions? (?:like|such as))"
@@ -46,7 +49,7 @@ def without_examples(text: str, *, questions_only: bool = False) -> str:
     ``questions_only``: blank only quoted questions and placeholders, for an answer whose examples may be claims
     about the documents it cites (a knowledge answer quoting a runbook's log line after 例如)."""
     if not questions_only:
-        text = _LABELLED.sub(_blank, text)
+        text = _INVITED.sub(_blank, _LABELLED.sub(_blank, text))
     text = _QUOTED.sub(lambda match: _blank(match) if _is_example(text, match, questions_only) else match[0], text)
     return _PLACEHOLDER.sub(_blank, text)
 

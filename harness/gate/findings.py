@@ -11,11 +11,15 @@ clause (:mod:`harness.gate.clauses`). A clause states a finding when
   ``harness.plan.assertion-markers``;
 - or it is led by an investigative verb that reports rather than instructs: 确认了, 定位到, 查到, 发现 …;
   Confirmed, Verified, Found, Identified ….
+- or it names a cause, whatever its length, a value or none (:mod:`harness.gate.verdicts`): It's the connection
+  pool, 是数据库, Probably the DNS, The pool, obviously.; or asks a question that expects only its own answer
+  (Isn't the database the culprit?, 难道不是数据库的锅吗？).
 
 An instruction is led by an investigative verb (确认主库是否宕机, Verify whether the root cause is lock contention:
 what follows the verb is what to look at, whatever it names) or asks a question to investigate. A sentence about
-the assistant itself, a greeting, or one on what the user may ask (我可以帮你查询日志, 你好, 例如：…) states no
-finding.
+the assistant itself, a greeting, one on what the user may ask (我可以帮你查询日志, 你好, 例如：…) or one that reports
+the user's own words (你提到了 order-123, You said checkout timed out) states no finding; what follows the user's
+words as a modifier (你提到的 order-123 已经超时了) is still judged.
 """
 
 from __future__ import annotations
@@ -29,12 +33,15 @@ from harness.gate.policy import ClaimPolicy
 from harness.gate.text import NormalForm, normal
 from harness.gate.tokens import tokenize
 from harness.gate.verbs import masked
+from harness.gate.verdicts import answered, at_fault, besides, hedged, part_stated, verdict
 
 _LABEL = re.compile(
     rf"^\s*(?:\d{{1,2}}\s*[.、)]\s*)?(?:(?:{words.ZH_FINDING_LABEL}){{1,3}}|(?:{words.EN_FINDING_LABEL}\s*){{1,3}})"
     r"\s*(?:[:：=]|[-—]\s)",
     re.IGNORECASE,
 )
+_BARE_LABEL = re.compile(rf"\s*(?:{words.ZH_FINDING_LABEL}|{words.EN_FINDING_LABEL})\s*", re.IGNORECASE)
+"""Bottom line — the cache: a finding's label alone in its clause, what it labels in the next."""
 _DECLARATIVE = re.compile(words.EN_DECLARATIVE, re.IGNORECASE)
 _PERFECTIVE = re.compile(r"[\u4e00-\u9fff]了(?!解)")
 _COLON = re.compile(r"(?:(?<!\d)[:：]|[:：](?!\d))\s*(?=\S)")
@@ -48,6 +55,10 @@ _LABELLED = re.compile(rf"^\s*(?:{words.CHECK_LABEL}|{words.INTENT_LABEL})\s*[:�
 _FINDING = re.compile(rf"{words.ZH_FINDING}|{words.EN_FINDING}", re.IGNORECASE)
 _STATE_WORD = re.compile(words.ZH_STATE_WORD)
 _SPEAKER = re.compile(words.SPEAKER, re.IGNORECASE)
+_USER_SPEECH = re.compile(rf"\s*(?:{words.USER_SPEECH})", re.IGNORECASE)
+_USER_WORDS = re.compile(rf"(?:{words.USER_SPEECH})\s*(?:“[^”]*”|「[^」]*」|\"[^\"]*\")?", re.IGNORECASE)
+"""你说的“支付超时”: the words the user used, quoted after the verb that reports them."""
+_MEANT = re.compile(r"^\s*(?:是指|指的是|是说|意思是|的意思是|是|\bis\b|\bmeans\b|\bwas\b)")
 _REPORTED = re.compile(
     r"^\s*(?:了|到(?!底)|出(?!现)|完|过(?![滤去来])|得|:|：|发现|显示|表明|结果|后发现|后确认|中发现|可知)"
 )
@@ -69,7 +80,12 @@ _PURPOSE = re.compile(
 """An aside that only says why or gives an example: nothing is stated in it."""
 _LISTING = re.compile(r"^(?:例如|比如|譬如|诸如|such as|like|e\.g\.?|for example|including|包括)", re.IGNORECASE)
 """例如支付超时、连接池耗尽: kinds of problem listed, none stated (a value with them would be a claim)."""
-_GREETING = re.compile(rf"{words.GREETING}[\s~!,.:;]*", re.IGNORECASE)
+_TOPIC = re.compile(words.ZH_TOPIC)
+"""对于支付超时: the topic of what follows, not stated."""
+_GREETING = re.compile(
+    rf"{words.GREETING}(?:[\s,]+@[\w.-]+)?[\s~!,.:;\u2600-\u27bf\U0001f300-\U0001faff]*", re.IGNORECASE
+)
+"""A greeting, whom it greets (@Lily.Chen) and the emoji after it (👋)."""
 _COPULA = re.compile(
     r"是(?!否|不是)|为(?!了|何|什么)|(?<![所具拥没])有(?![待关没无])|\b(?:is|are|was|were|has|have|had)\b",
     re.IGNORECASE,
@@ -151,8 +167,9 @@ def finding(text: str, policy: ClaimPolicy) -> str | None:
         if asking and not _states_a_fact(clause.rest, policy):
             continue  # … whether a service is down, a pool is exhausted or a disk is full: still asked
         asking = asking or bool(_ASKING.search(clause.rest))
-        if _RELATIVE.match(clause.rest) and before is not None:  # unlike X-1, which keeps restarting
-            clause = judge(f"{before.rest} {clause.rest}", aside=clause.aside)
+        clause, joined = _after(before, clause)
+        if joined is not None:
+            return joined
         before = clause
         quoted = any(clause.start <= start < clause.end for start, _ in form.code_spans)
         marker = clause_finding(clause, policy, quoted=quoted)
@@ -160,6 +177,22 @@ def finding(text: str, policy: ClaimPolicy) -> str | None:
             return marker
         speaking = bool(_SPEAKER.match(clause.rest) or _SPEAKER.match(clause.text)) or speaking
     return None
+
+
+def _after(before: Clause | None, clause: Clause) -> tuple[Clause, str | None]:
+    """``clause`` read after ``before``: joined to it when it only goes on from it (unlike X-1, which keeps
+    restarting; 除了数据库，还能是什么？), and the finding the two make when it hedges the part ``before`` names or
+    fills a bare label (The pool, obviously.; Bottom line — the cache.)."""
+    if before is None:
+        return clause, None
+    if _RELATIVE.match(clause.rest):
+        return judge(f"{before.rest} {clause.rest}", aside=clause.aside), None
+    if besides(before.rest):
+        return judge(f"{before.rest}{clause.text}", aside=clause.aside), None
+    labelled = _BARE_LABEL.fullmatch(before.rest) and before.lead is not Lead.INVESTIGATE  # (观察，…: a step)
+    if labelled and clause.lead in (Lead.UNKNOWN, Lead.STATE):
+        return clause, before.rest.strip()
+    return clause, hedged(before.rest, clause.rest)
 
 
 def clause_finding(clause: Clause, policy: ClaimPolicy, *, quoted: bool = False) -> str | None:
@@ -186,16 +219,33 @@ def commands_in(form: NormalForm) -> tuple[tuple[int, int], ...]:
     return tuple((command.start, command.end) for command in commands(form.text, form.code_spans))
 
 
-def _finding_of(clause: Clause, policy: ClaimPolicy, *, quoted: bool = False) -> str | None:
+def _said(clause: Clause) -> Clause | None:
+    """``clause`` without a greeting (你好～看起来 X 有点问题: the greeting says nothing, the rest may) and without the
+    user's own words (你说的“支付超时”, the order you mentioned); None when it only reports the user (你提到了
+    order-123, You said checkout timed out) or nothing else is left."""
     greeting = _GREETING.match(clause.rest)
-    if greeting is not None:  # 你好～看起来 X 有点问题: the greeting says nothing, the rest may
-        rest = clause.rest[greeting.end() :].lstrip(" ~!,.:;")
-        if not rest:
-            return None
-        clause = judge(rest, aside=clause.aside)
+    rest = clause.rest[greeting.end() :].lstrip(" ~!,.:;") if greeting is not None else clause.rest
+    reporting = _USER_SPEECH.match(rest)
+    if reporting is not None and not reporting.group().rstrip().endswith("的"):
+        return None
+    reported = _USER_WORDS.sub(lambda found: " " * len(found.group()), rest)
+    if not reported.strip() or (reported != rest and _MEANT.match(reported)):
+        return None  # 你说的是 checkout 超时的问题, 你说的“慢”是指 …: what the user meant
+    return judge(reported, aside=clause.aside) if reported != clause.rest else clause
+
+
+def _finding_of(clause: Clause, policy: ClaimPolicy, *, quoted: bool = False) -> str | None:
+    said = _said(clause)
+    if said is None:
+        return None
+    clause = said
     label = _LABEL.match(clause.text) or _LABEL.match(clause.rest)
     if label is not None:
         return label.group().strip()
+    if (frame := answered(clause.rest)) is not None:
+        return frame  # Isn't the database the culprit?, 难道不是数据库的锅吗？: the question asserts its answer
+    if not clause.question and (named := verdict(clause.text)) is not None:
+        return named  # It's the connection pool, 是数据库, Could be the DNS: a cause, with or without a value
     if clause.question or clause.lead in NOT_FINDINGS:
         return None
     if _DROPPED_SUBJECT.match(clause.rest):
@@ -209,17 +259,29 @@ def _finding_of(clause: Clause, policy: ClaimPolicy, *, quoted: bool = False) ->
     if clause.lead is Lead.ASIDE and _PURPOSE.match(clause.rest):
         return None
     rest = masked(clause.rest)  # 比如《支付超时排查手册》: a title states nothing
-    strong = _FINDING.search(rest) or next(
-        (word for word in _STATE_WORD.finditer(rest) if not _names_or_asks(rest, word)), None
+    able = _ABLE.search(clause.text)
+    strong = (
+        _FINDING.search(rest)
+        or next((word for word in _STATE_WORD.finditer(rest) if not _names_or_asks(rest, word)), None)
+        or (None if able else at_fault(rest) or part_stated(rest))  # 数据库有问题, the gateway just recovered
     )
     if strong is not None and (_ASKED_BEFORE.search(rest, 0, strong.start()) or _ZH_ASKED.search(rest)):
         strong = None  # 以及是否造成流量放大, 5xx 告警是怎么计算的
-    able = _ABLE.search(clause.text)
-    listing = clause.lead is Lead.ASIDE and _LISTING.match(clause.rest) and not _states_a_fact(clause.rest, policy)
+    listing = (
+        clause.lead is Lead.ASIDE
+        and (_LISTING.match(clause.rest) or _TOPIC.match(clause.rest))
+        and not _states_a_fact(clause.rest, policy)
+    )
     if strong is not None and not (able and strong.group() in _WEAK_WITH_ABILITY) and not listing:
         return strong.group()
     if (event := _EVENT.search(rest)) is not None and not able:
         return event.group()  # memberd 刚才又抖了一次: an event, told
+    return _weakly_stated(clause, rest, policy, able=able is not None, quoted=quoted)
+
+
+def _weakly_stated(clause: Clause, rest: str, policy: ClaimPolicy, *, able: bool, quoted: bool) -> str | None:
+    """A finding told without a marker of one: an operator's phrase, a measured value, or a finite verb (是, 了, is,
+    has …) with a value a reader could check."""
     if (configured := _configured(rest, policy)) is not None:
         return configured
     if _SPEAKING_INSIDE.search(rest):  # what the assistant can or cannot do, said mid-clause

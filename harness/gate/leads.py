@@ -11,7 +11,7 @@ CARRY        a verb that runs what follows it (执行, 运行, 用; run, execute
 PROHIBIT     不要, 避免, 切勿 …; do not, avoid, never
 QUESTION     是否…, 要不要…, 有没有… (a decision asked for); whether …, should we …
 CONDITION    如果…, 若…, 一旦…; if …, when …, once …
-ASIDE        what only explains, narrows or lists: 以便…, 重点是…, 例如…; so that, especially, including, e.g.
+ASIDE        what only explains, narrows, lists or names a topic: 以便…, 例如…, 关于…; so that, especially, e.g.
 STATE        how things are: a clause with 已, 为, 是, 显示 … and no modal (连接池已满); is, was, has …
 UNKNOWN      anything else
 ===========  ===================================================================================================
@@ -71,13 +71,22 @@ _DEMONSTRATIVE = re.compile(r"^(?:这些|这个|这|那些|那个|那|该|其中
 """What leads an object named first (那几个卡住的进程直接 kill 掉, 其中 Pending 的删掉): its last verb acts."""
 _ZH_NOMINAL_HEAD = re.compile(rf"的\s*[\u4e00-\u9fff]{{0,4}}?(?P<verb>{ZH_ANY_VERB})\s*$")
 _ZH_DISPOSAL = re.compile(rf"^\s*{words.ZH_DISPOSAL}(?!了)")
+_ZH_TOPIC = re.compile(rf"^\s*{words.ZH_TOPIC}")
+_ZH_ASK_SOMEONE = re.compile(rf"^\s*(?:向|跟|和|与|同|找)[^，。；,;]{{1,24}}?(?P<verb>{words.ZH_INVESTIGATE})")
+"""Whom to ask, then what to ask them (向用户确认超时发生的具体时间, 跟 DBA 核实): an investigation, whatever it
+asks about."""
+_ZH_TOPIC_PROHIBITED = re.compile(
+    rf"^(?P<topic>[^，,;；:：]{{1,12}}?)\s*(?:绝对|千万|一定|务必|切记|也|都|就|暂时|暂且|请)?\s*(?P<marker>{words.ZH_FORBID})"
+)
+"""生产环境绝对不要执行 FLUSHALL, 高峰期不要用: a prohibition after a topic or a time that holds no verb."""
 _NEGATED = re.compile(r"不会|不要|不能|没有|未|无需|不必|不用|别|不得|禁止|避免|从不|绝不")
 """A verb after one of these is not done (我不会修改任何线上数据): it proposes nothing."""
 _DONE_BEFORE = re.compile(r"(?:已经|已|曾经|曾|被|刚刚|刚)\s*$")
 """已调整为 50: what was done is a state now."""
-_EN_WORD = re.compile(r"^\s*(?P<word>[A-Za-z][A-Za-z-]*)(?![\w./])")
+_EN_WORD = re.compile(r"^\s*(?P<word>[A-Za-z][A-Za-z-]*)(?![\w./-])")
+"""A clause's first English word; a name that starts with a verb (inventory-db.svc …) is no verb."""
 _LEADS = (
-    (Lead.PROHIBIT, re.compile(rf"^{words.ZH_PROHIBIT}|^{words.EN_PROHIBIT}\b", re.IGNORECASE)),
+    (Lead.PROHIBIT, re.compile(rf"^{words.ZH_PROHIBIT}|^{words.EN_PROHIBIT}\b|^{words.EN_KEEP}", re.IGNORECASE)),
     (Lead.QUESTION, re.compile(rf"^{words.ZH_QUESTION}|^{words.EN_QUESTION}\b", re.IGNORECASE)),
     (Lead.CONDITION, re.compile(rf"^{words.ZH_CONDITION}(?!果断)|^{words.EN_CONDITION}\b", re.IGNORECASE)),
     (Lead.ASIDE, re.compile(rf"^{words.ZH_ASIDE}|^{words.EN_ASIDE}\b", re.IGNORECASE)),
@@ -86,6 +95,7 @@ _ZH_INVESTIGATE = re.compile(rf"^{words.ZH_INVESTIGATE}")
 _ZH_MUTATE = re.compile(rf"^{words.ZH_MUTATE}")
 _ZH_CARRIER = re.compile(rf"^{words.ZH_CARRIER}")
 _ZH_STATE = re.compile(words.ZH_STATE)
+_ZH_STATE_WORD = re.compile(words.ZH_STATE_WORD)
 _ZH_OBLIGE = re.compile(words.ZH_OBLIGE)
 _CONDITIONAL_STEP = re.compile(words.CONDITIONAL_STEP, re.IGNORECASE)
 _EXAMPLE_LABEL = re.compile(rf"^\s*{words.EXAMPLE_LABEL}", re.IGNORECASE)
@@ -137,6 +147,9 @@ def _lead_of(rest: str) -> tuple[Lead, str]:
             return (Lead.MUTATE, acting) if acting is not None else (lead, found.group())
     if (_ZH_TIME_CLAUSE.match(rest.strip()) or _ZH_CONDITION_END.search(rest)) and not _ZH_INVESTIGATE.match(rest):
         return Lead.CONDITION, ""
+    prohibited = _ZH_TOPIC_PROHIBITED.match(rest)
+    if prohibited is not None and _only_names(prohibited["topic"]):
+        return Lead.PROHIBIT, prohibited["marker"]
     head = _EN_WORD.match(rest)
     english = head is not None and not _CJK.match(rest)
     if english and _CJK.search(rest) and head is not None and english_verb(head["word"]) is None:
@@ -146,6 +159,12 @@ def _lead_of(rest: str) -> tuple[Lead, str]:
         return Lead.QUESTION, ""
     last = _last_verb(rest) if lead is Lead.UNKNOWN and not english else None
     return last if last is not None else (lead, verb)
+
+
+def _only_names(topic: str) -> bool:
+    """Whether ``topic`` holds no verb and states nothing (生产环境, 高峰期; not 连接池满了)."""
+    stated = _ZH_STATE.search(topic) or _ZH_STATE_WORD.search(topic) or "了" in topic
+    return not stated and verb_after(topic) is None and mixed_verb(topic) is None
 
 
 def _last_verb(rest: str) -> tuple[Lead, str] | None:
@@ -171,9 +190,13 @@ def _chinese_lead(rest: str) -> tuple[Lead, str]:
         return Lead.CARRY, found.group()  # (运行手册, 执行计划: a name)
     if (found := _ZH_MUTATE.match(rest)) and not COMPOUND_NOUN.match(rest, found.end()):
         return Lead.MUTATE, found.group()  # (发布单看一眼, 重启前后的 QPS: the verb is part of a noun)
-    if found := _ZH_DISPOSAL.match(rest):
+    if found := _ZH_ASK_SOMEONE.match(rest):
+        return Lead.INVESTIGATE, found["verb"]
+    if found := _ZH_DISPOSAL.match(rest) or _ZH_TOPIC.match(rest):
         verb = verb_after(rest[: found.end() + 48], found.end(), mutating_first=True)
-        return (Lead(verb[0]), verb[1]) if verb is not None else (Lead.MUTATE, found.group())
+        if verb is not None:
+            return Lead(verb[0]), verb[1]
+        return (Lead.ASIDE if _ZH_TOPIC.match(rest) else Lead.MUTATE), found.group()  # 关于连接池: a topic
     buried = buried_verb(rest, english=False)
     if buried is not None:
         return Lead(buried[0]), buried[1]

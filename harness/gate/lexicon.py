@@ -46,8 +46,10 @@ ZH_PREFIX = _either(
     "统一|全面|快速|简单|现场|在线|线上|离线|本地|远程|每天|每周|每次|后续|随时|实时|安全地|小心地|谨慎地|都|均|一律",
     "老规矩|照例|按惯例|一般来说|通常|稳妥起见|从稳妥角度|保险起见|为了保险|为稳妥|似乎可以|或许|也许|方便的话|有空的话|辛苦",
     "保持|可以考虑|考虑|不妨|或许可以|也许可以|最好先|最好|帮忙|顺手|有空时|麻烦帮忙|则|那么|就|它们|它|本工具|该工具|该助手",
+    "别忘了|别忘记|不要忘了|不要忘记|千万别忘了|记得|记住|务必记得|不要犹豫|别犹豫|毫不犹豫地",
 )
-"""What may stand before the verb that leads a clause: politeness, modals, order, manner."""
+"""What may stand before the verb that leads a clause: politeness, modals, order, manner, and the negations that
+instruct (别忘了, don't forget to: no prohibition)."""
 ZH_ROLE = _either(
     "@[^\\s，,。]+(?![^\\s，,。])(?:\\s+[A-Z][a-z]+(?=\\s+(?:could|can|would|will|please|pls)\\b|\\s*[,，]))?",
     "DBA|SRE|运维|研发|开发|值班负责人|值班同学|值班人员|值班|负责人|支付值班|oncall|on-call|owner|团队|同学|工程师|业务方",
@@ -67,16 +69,18 @@ ZH_READ_OBJECT = _either(
     "面板|页面|仪表盘|dashboard|Dashboard|控制台|console|监控|大盘|看板|日志|链接|文档|手册|runbook|报表|图表|界面|记录|工单"
 )
 """What 打开 opens when it only reads (打开限流开关 is an action)."""
-ZH_DISPOSAL = _either("将|把|给|对|为|替|帮")
+ZH_DISPOSAL = _either("将|把|给|对(?!于)|为|替|帮")
 """Markers of an action on an object (将 order-service 降级, 为订单发起退款): the verb after them acts."""
+ZH_TOPIC = _either("关于|对于|至于")
+"""What names the topic of a clause (关于连接池, 对于 order-123): no verb, and no action unless one follows it."""
 ZH_MUTATE = _either(
     "重启|重新启动|重新部署|重新发布|重新上线|发布|部署|上线|下线|回滚|回退|扩容|缩容|扩展|扩大|缩小|增大|减小|加大|调整|调大|调小|调高",
     "调低|调到|调为|调成|调至|调|改为|改成|改到|改|修改|更改|变更|更新|设置|设为|置为|配置|开启|启用|禁用|停用|停止|停掉|停|暂停|恢复",
-    "关闭|关掉|关|终止|杀掉|杀死|干掉|清空|清理|清除|清掉|删除|删掉|删|移除|摘除|剔除|隔离|熔断|降级|限流|切换|切流|切到|切走|切主",
+    "关闭|关掉|关(?![于键系联注心乎])|终止|杀掉|杀死|干掉|清空|清理|清除|清掉|删除|删掉|删|移除|摘除|剔除|隔离|熔断|降级|限流|切换|切流|切到|切走|切主",
     "迁移|提升|升级|降配|升配|新增|增加|添加|加上|加|创建|建立|新建|写入|插入|补录|补单|补发|补偿|重放|重发|重推|重试|重新执行|重跑",
     "重新投递|投递|触发|退款|发起|撤销|取消|冲正|关单|解锁|锁定|封禁|解封|拉黑|放行|授权|赋权|回收|吊销|轮换|重置|刷新|预热|驱逐",
     "踢出|下发|推送|修复|治理|改造|重构|替换|更换|释放|打补丁|热修复|灰度|放量|切量|屏蔽|拦截|挂起|冻结|解冻|标记|建索引|归档|压测",
-    "开|放开|打开|执行|运行|跑|重建|重新创建|扩|缩|提交|合并|应用|生效|下掉|摘掉|拉起|拉出|拉入|剔|灌|导入|修正|纠正|同步|处理",
+    "开|放开|打开|切(?![片换记勿入])|执行|运行|跑|重建|重新创建|扩|缩|提交|合并|应用|生效|下掉|摘掉|拉起|拉出|拉入|剔|灌|导入|修正|纠正|同步|处理",
     "补数|重刷|回灌|修数|订正|补齐|摘流|缩副本|放量|回切|踢掉|静默|屏蔽告警|认领|关掉告警|提工单|建工单|发工单|写进|录入|登记",
     "去掉|去除|改回|调回|恢复到|回退到|建个|建一个|开个|提个|起个|清一下|删了|删掉|拉黑|摘掉|摘了|下线掉|清|删|重建",
     "重新跑|重新运行|重新触发|重新推送|重新发送|重新处理|重新导入|重新同步|重新计算|重新生成|重新提交|重新下发|重新加载|重新初始化",
@@ -91,8 +95,14 @@ ZH_CARRIER = _either("执行|运行|跑|敲|输入|键入|使用|用|通过|调�
 """What runs a command or statement written after it: then the command decides."""
 ZH_PROHIBIT = _either(
     "不会|无法|不可以|从不|绝不|不要|不得|切勿|请勿|严禁|禁止|避免|不应|不能|无需|不必|不用|暂不|先不要|先不|勿|别|千万不要|不建议|不宜",
-    "不做|不进行|不执行|暂不做|暂不执行|先不做|不去",
+    "不做|不进行|不执行|暂不做|暂不执行|先不做|不去|千万别|千万不能|绝对不要|绝对不能|绝对别|一定不要|务必不要|切记不要|切忌|最好不要",
+    "最好别|尽量不要|尽量别|不可(?![用能靠避])|不准(?!确)|不许|不推荐",
 )
+ZH_FORBID = _either(
+    "不要|别|勿|切勿|请勿|严禁|禁止|不得|千万别|千万不要|绝对不要|绝对别|一定不要|务必不要|切记不要|切忌|最好不要|最好别",
+    "尽量不要|尽量别|不建议|不推荐|不宜|避免|先不要|暂不",
+)
+"""The prohibitions that forbid (不要, 禁止), as 无法, 不能 also say what cannot happen (数据库无法连接)."""
 ZH_QUESTION = _either(
     "是否|要不要|需不需要|需要不需要|能否|可否|有没有|是不是|会不会|该不该|是否需要|是否应|是否要|请问|哪个|哪些|哪一|什么|怎么|为什么",
     "为何|如何|多少|几个|几次|谁|哪里|哪儿|何时|何处",
@@ -147,6 +157,8 @@ EN_PREFIX = _either(
     "resort to|continue to|continue",
     "suggested:|action:|step \\d+:|if needed|if necessary|when possible|where possible|as needed|optionally",
     "read-only|in read-only mode|in read only mode|read only",
+    "don't forget to|do not forget to|never forget to|don't hesitate to|do not hesitate to|don't fail to",
+    "do not fail to",
 )
 EN_AGENT = (
     r"(?:(?:could|can|would|will|might)\s+(?:you|someone|somebody|anyone|we)\s+(?:please\s+|kindly\s+)?"
@@ -171,13 +183,19 @@ EN_MUTATE = _either(
     "reindex|rerun|redo|undo|retire|decommission|spin|cut|route|reroute|redirect|divert|shift|open|run|execute",
     "enforce|cap|double|halve|extend|shorten|prolong|increment|decrement|toggle|flip|rollout|roll-out|resolve",
     "acknowledge|ack|silence|mute|snooze|dismiss|file|submit|post|publish|send|email|nuke|cycle|reseed|re-key",
-    "rekey|re-ingest|reingest|re-drive|shed|pin|hot-patch|revert",
+    "rekey|re-ingest|reingest|re-drive|shed|pin|hot-patch|revert|unlink|del",
 )
 EN_CARRIER = _either("run|execute|exec|use|using|with|via|by running|issue|type|invoke|call")
 EN_PROHIBIT = _either(
     "hold off on|hold off|postpone|defer|will not|won't|cannot|can't|do not|don't|dont|never|avoid|must not",
-    "should not|shouldn't|no need to|refrain from|without",
+    "should not|shouldn't|no need to|refrain from|without|it is not advisable to|it's not advisable to",
+    "not advisable to",
+    "it is not recommended to|it's not recommended to|not recommended to|better not|best not to|it's best not to",
+    "we shouldn't|we should not|you shouldn't|you should not|don't ever|do not ever|not|under no circumstances",
+    "in no case|by no means|no one should|nobody should",
 )
+EN_KEEP = r"(?:leave|keep)\s+(?:[\w.-]+\s+){0,4}?(?:unchanged|as[- ]is|alone|untouched|in place)(?![A-Za-z])"
+"""Leave the HikariCP settings unchanged: a prohibition put the other way round."""
 EN_QUESTION = _either(
     "(?:does )?(?:anyone|anybody) (?:know|seen|see|have|got)|any idea|wondering|whether|is it|are there|is there",
     "does|do we|should we|can we|would|is|are|was|were|do|did|should|shall",
@@ -209,15 +227,21 @@ ZH_FINDING_LABEL = _either(
     "初步结论|最终结论|总结|小结|真相|定位|结论是|答案|现状|状态|情况|判定|确认结果|核查结果|调查结果|观察",
 )
 INTENT_LABEL = (
-    r"(?:目标|目的|下一步|步骤\s*\d*|任务|疑问|计划|重点|注意|说明|备注|待办|待查|假设|关注点|建议|方向|思路|"
+    r"(?:目标|目的|下一步|步骤\s*\d*|任务|疑问|计划|重点|注意|说明|备注|待办|待查|假设|关注点|建议|方向|思路|警告|提醒|切记|"
     r"goal|objective|aim|purpose|task|todo|next(?: step)?|open question|question|plan|focus|note|hypothesis|idea|"
-    r"direction|suggestion|action)"
+    r"direction|suggestion|action|warning|caution|careful|important|heads[- ]up)"
 )
 """Labels of what is to be done or asked (目标：, Goal:): what follows them is judged as the clause."""
-EXAMPLE_LABEL = (
-    r"(?:try|example|examples|e\.g\.?|for example|for instance|例如|比如|示例|举例|例子|可以这样问|你可以问|如)\s*[:：]"
+ASK_INVITATION = (
+    r"(?:(?:你|您)\s*(?:也|还)?\s*可以\s*(?:这样|直接)?\s*问(?:问)?\s*(?:我)?|可以这样问|不妨问(?:我)?"
+    r"|(?:you|one)\s+(?:can|could|may|might)\s+(?:also\s+|always\s+)?(?:ask|try asking|say|type)(?:\s+me)?"
+    r"|try asking(?:\s+me)?|(?:just\s+)?ask me)"
 )
-"""What introduces an example of a question (例如：订单 order-123 支付超时，帮我排查): quoted, not stated."""
+"""What invites the user to ask (你可以问, you could ask me): what follows, up to the sentence's end, is an example."""
+_EXAMPLE_WORD = r"(?:try|example|examples|e\.g\.?|for example|for instance|例如|比如|譬如|示例|举例|例子|如)"
+EXAMPLE_LABEL = rf"(?:{_EXAMPLE_WORD}(?:\s*[,，]?\s*{ASK_INVITATION})?|{ASK_INVITATION})\s*[:：]"
+"""What introduces an example of a question (例如：订单 order-123 支付超时，帮我排查; For example, you can ask: …):
+quoted, not stated."""
 CHECK_LABEL = (
     r"(?:待确认|待核实|待验证|待核对|待排查|待检查|需确认|需核实|需验证|需要确认|"
     r"to (?:verify|check|confirm|investigate|validate)|"
@@ -226,7 +250,9 @@ CHECK_LABEL = (
 """Labels that are themselves an instruction to investigate (待确认：主库是否宕机, Hypothesis to verify: …)."""
 EN_FINDING_LABEL = (
     r"(?:root[ -]?cause|cause|conclusion|findings?|result|diagnosis|culprit|summary|verdict|explanation|reason"
-    r"|tl;?dr|bottom line|outcome|determination|answer|analysis)"
+    r"|tl;?dr|bottom line|outcome|determination|(?:(?:short|quick|honest|final|my) )?answer|analysis"
+    r"|(?:my |best )?guess|my bet|my hunch|prime suspect"
+    r"|(?:most )?likely cause|probable cause)"
 )
 ZH_FINDING = _either(
     "导致|造成|引起|引发|致使|所致|归因于|源于|罪魁祸首|元凶|问题出在|问题在于|原因是|原因在于|原因为|根因是|根因为|根因在于",
@@ -235,6 +261,7 @@ ZH_FINDING = _either(
     "可以确定|断定|确定是|确认是|肯定是|一定是|就是|显然|明显是|看起来是|应该是|初步判断|已经|已|正在|发现|看起来|看来|似乎|好像",
     "可能是|疑似|大概是|估计是|多半是|貌似|显示|表明|说明了|证明|拖垮|打满|跑满|压垮|卡死|挂掉|挂了|目前看|现在看|可以看到|可见",
     "看到|看出|看得出|注意到|观察到|监测到|检测到|得出|全部是|都是|全是|均为|只有|仅有|已经",
+    "的锅|惹的祸|搞的鬼|作祟|背锅|问题在(?![哪])|瓶颈在|瓶颈是|是瓶颈",
 )
 """What states a cause, a discovery or a verdict: in a clause that is not an instruction, it is a finding."""
 EN_FINDING = (
@@ -244,7 +271,9 @@ EN_FINDING = (
     r"determined that|shows that|showed that|indicates that|proves|proved|we see|it appears|appears to be|"
     r"seems to be|it seems|the problem is|the issue is|is down|was down|went down|is exhausted|was exhausted|"
     r"has failed|had failed|is failing|is broken|is unavailable|was unavailable|is overloaded|is saturated|"
-    r"no anomal(?:y|ies)|nothing (?:abnormal|unusual)|(?:is|are|looks?|all) (?:healthy|normal|green)"
+    r"to blame|at fault|is the (?:bottleneck|culprit|(?:root )?cause)"
+    r"|nothing(?:'s| is| was) (?:broken|wrong|down|failing)|no anomal(?:y|ies)|nothing (?:abnormal|unusual)"
+    r"|(?:is|are|looks?|all) (?:healthy|normal|green)"
     r"|no (?:issues|errors|problems) (?:found|seen)|"
     r"crashed|is leaking|is stuck|timed out|is degraded|are exhausted|were exhausted|is full|is maxed|probably|likely|"
     r"most likely|possibly|presumably|apparently|seemingly|looks like|looks|seems|appears|driven by|ran out|maxed out|"
@@ -254,7 +283,8 @@ EN_FINDING = (
     r"unavailable|broken|degraded|stuck|leaking|failing|erroring|timing out|backing up|lagging|flaky))(?![A-Za-z])"
 )
 EN_DECLARATIVE = (
-    r"(?<![\w-])(?:is|are|was|were|has|have|had|shows?|showed|looks?|seems?|appears?|remains?|hit|reached|ran|failed"
+    # (not an SQL keyword before another, SHOW PROCESSLIST: a statement, not "shows")
+    r"(?<![\w-])(?!(?-i:[A-Z]{2,}[ \t]+[A-Z]{2,}))(?:is|are|was|were|has|have|had|shows?|showed|looks?|seems?|appears?|remains?|hit|reached|ran|failed"
     r"|it's|that's|there's|they're|we're|it’s|sits|lies|spends|takes|took|noticed|saw|spotted|restarted|crashed|grew"
     r"|currently|right now|at the moment|so far|as of now|growing|rising|climbing|piling up|backing up|backed up"
     r"|time out|times out|fail|fails|hang|hangs|hung|stall|stalls|stalled|errors? out|spikes?|drops?|lags?|blocks?"
@@ -293,3 +323,27 @@ GREETING = (
     r"^(?:你好|您好|嗨|哈喽|欢迎|谢谢|感谢|(?:hi|hello|hey|welcome|thanks|thank you|good (?:morning|afternoon|evening))"
     r"(?![A-Za-z]))"
 )
+USER_SPEECH = (
+    r"(?:你|您)(?:们)?\s*(?:刚才|刚刚|方才|之前|前面|上面|所)?\s*"
+    r"(?:提到|提及|提起|提过|说到|说起|说过|说|讲到|讲|问到|问起|问过|问|写到|写|描述|贴出|贴|给出|给)(?:了|过|的|到|得)*"
+    r"|\byou(?:'ve| have)?\s+(?:just\s+|already\s+|earlier\s+|also\s+)?"
+    r"(?:mentioned|said|asked(?:\s+about)?|wrote|described|brought up|referred to|pasted|shared|gave|noted|raised"
+    r"|told me(?:\s+about)?)\b"
+)
+"""A verb of the user's speech (你提到了, 你说的, you mentioned): it reports the user, and asserts nothing."""
+ZH_SYSTEM_PART = _either(
+    "连接池|线程池|数据库|主库|从库|备库|订单库|缓存|网络|磁盘|内存|队列|消息队列|网关|负载均衡|代理|防火墙|证书|配置",
+    "发布|部署|节点|集群|容器|实例|服务器|主机|存储|索引|死锁|锁|慢查询|慢 SQL|事务|接口|下游|上游|依赖|渠道|第三方",
+    "回调|带宽|流量|域名解析|解析|中间件|分片|分区|代码|脚本|定时任务|调度|限流|熔断|重试|连接数|句柄|垃圾回收|服务",
+)
+EN_SYSTEM_PART = (
+    r"(?:connection[- ]pool|thread[- ]pool|pool|database|db|primary|replica|master|cache|redis|mysql|mariadb"
+    r"|postgres(?:ql)?|kafka|rabbitmq|mq|zookeeper|etcd|nginx|elasticsearch|mongo(?:db)?|dns|network|disk|memory|cpu"
+    r"|gc|garbage collector|queue|broker|consumer|producer|gateway|load[- ]balancer|proxy|firewall|certificate|cert"
+    r"|tls|ssl|config(?:uration)?|deploy(?:ment)?|rollout|node|cluster|container|pod|instance|host|server|storage"
+    r"|index|deadlock|lock|transaction|upstream|downstream|dependency|backend|service|callback|bandwidth|jvm|heap"
+    r"|kubernetes|k8s|scheduler|cron job|shard|partition|cdn|provider|vendor|third[- ]party|rate limit(?:er)?"
+    r"|circuit breaker|retries|retry storm|code|bug|traffic|slow quer(?:y|ie)|long transaction|memory leak"
+    r"|lock contention|hot key|big key)s?"
+)
+"""What a system is made of (连接池, 主库, the cache, DNS): named as a cause or a state, it is a claim about it."""

@@ -20,6 +20,8 @@ from harness.gate.verbs import verb_after
 _TOPIC = re.compile(r"^(?:(?:the|a|an)\s+)?[\w./-]+(?:\s+[\w./-]+){0,3}(?<!\d)\s*:(?!\d)\s*\S", re.IGNORECASE)
 """Memory: RSS vs heap for geo-fence; the DNS path: resolv.conf, CoreDNS latency: a checklist item, what to look at."""
 _INSTRUCTING = frozenset({Lead.INVESTIGATE, Lead.QUESTION})
+_READ_STATEMENT = re.compile(r"\s*(?:SHOW|SELECT|EXPLAIN|DESCRIBE|DESC)\s+[A-Z*]")
+"""A statement that reads, written bare in prose after run/执行 (Run SHOW PROCESSLIST on order-db-1)."""
 
 
 def is_instruction(step: str, policy: ClaimPolicy) -> bool:
@@ -50,5 +52,7 @@ def _instructs(clause: Clause, form: NormalForm) -> bool:
     inside = [c for c in commands(form.text, form.code_spans) if clause.start <= c.start < clause.end]
     if inside:
         return all(command.read_only for command in inside)
+    if _READ_STATEMENT.match(clause.rest[len(clause.verb) :]):
+        return True
     last = verb_after(clause.rest[len(clause.verb) :], last=True)
     return last is not None and last[0] == "INVESTIGATE"

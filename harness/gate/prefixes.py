@@ -29,7 +29,7 @@ _ZH_ROLE_SUBJECT = re.compile(
 _ZH_TIME_FIRST = re.compile(
     r"^\s*[^,;，；]{1,24}?(?:(?:之后|以后|之前|以前|的时候|期间)(?!的)\s*(?=\S)|(?:前|后|(?<![超及同准按定暂小实随临当耗延])时)"
     r"(?=\s*(?:先|再|请|需|须|应|务必|要|"
-    rf"必须|立即|马上|{words.ZH_INVESTIGATE})))"
+    rf"必须|立即|马上|{words.ZH_INVESTIGATE}|{words.ZH_PROHIBIT})))"
 )
 _ZH_VENUE = re.compile(rf"^\s*{words.ZH_VENUE}")
 _NAMED_VENUE = re.compile(r"^\s*(?P<name>[A-Za-z][\w.-]*)\s*(?:下|上|里|中)\s+(?=\S)")

@@ -4,7 +4,10 @@ An action or recommendation with ``requires_human_confirmation: false`` passes o
 read-only (default-deny), judged clause by clause (:mod:`harness.gate.clauses`) over the whole proposal:
 
 - a command or SQL statement in it that writes (:mod:`harness.gate.commands`) makes it a side effect, unless the
-  proposal only names it (检查 ``kubectl rollout undo`` 是否执行过, the UPDATE statements that hold locks);
+  proposal only names it (检查 ``kubectl rollout undo`` 是否执行过, the UPDATE statements that hold locks), forbids
+  it (不要对 node-5 执行 kubectl drain, never run `kubectl delete pod`: a prohibition in its own clause, never one in
+  another clause or before a colon), or warns of it and forbids it (`redis-cli FLUSHDB` wipes the sessions; do not
+  run it);
 - a clause led by a side-effect verb, or by 将/把/给/为 and one (将 order-service 降级, 为订单发起退款), is one: an
   action applied to the query itself (扩大查询时间范围, widen the time range) is not;
 - a clause that starts a step (the first, one after a condition, one after 然后/再/并/后立即/then/and <verb>) must be
@@ -21,7 +24,9 @@ need not be an instruction.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
+from harness.gate import lexicon as words
 from harness.gate.clauses import Clause, Lead, clauses, judge
 from harness.gate.commands import Command, commands
 from harness.gate.policy import ClaimPolicy
@@ -73,38 +78,84 @@ _GLOSS = re.compile(r"[A-Za-z][\w.-]*(?:ed|ing|[A-Z]\w*)")
 _WITH = re.compile(r"(?:using|with|via|through|通过|借助|使用|用)(?![A-Za-z])", re.IGNORECASE)
 """What a clause that goes on from a step does with a tool (…, using the access logs): it says how, not what."""
 _READING = frozenset({Lead.INVESTIGATE, Lead.QUESTION, Lead.PROHIBIT})
+_PROHIBITION = re.compile(rf"{words.ZH_PROHIBIT}|(?<![A-Za-z]){words.EN_PROHIBIT}(?![A-Za-z])", re.IGNORECASE)
+_ACTS = frozenset({Lead.CARRY, Lead.MUTATE})
+"""What a prohibition forbids when a command follows it: running it (执行, run), or the act itself (drain)."""
+_RUNNING = re.compile(r"^(?:running|executing|using|issuing|invoking|calling|typing)\b", re.IGNORECASE)
+_LIST = re.compile(r";|&&|\|\|")
+_CONSEQUENCE = re.compile(
+    r"[\s`'\"」”)]*(?:会|将会|将|只会|可能会|would|will|may|might|can|could|[a-z]{3,}s)(?![A-Za-z])", re.IGNORECASE
+)
+"""What a command is said to do when it is the subject of a warning (… 会让所有 Pod 重建, … wipes every session)."""
+_WOULD = re.compile(r"\s*(?:只会|会|将会|可能会|反而会|就会|would|will|only)(?![A-Za-z])", re.IGNORECASE)
 _CONTINUING = frozenset({Lead.CONDITION, Lead.ASIDE, Lead.STATE, Lead.UNKNOWN})
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """A text in its normal form as the proposal rule reads it: its commands, its clauses (each command kept whole)
+    and the commands it only warns of."""
+
+    text: str
+    found: list[Command]
+    parts: list[Clause]
+    warned: list[Command]
+
+    def tells_of_warned(self, clause: Clause) -> bool:
+        """``clause`` tells what a command it warns of would do (`X` wipes every session): it states, not acts."""
+        return any(clause.start <= command.start < clause.end for command in self.warned)
+
+
+def _read(text: str) -> tuple[_Reading, Command | None]:
+    """``text`` read, and the first command in it that writes and is neither only named, prohibited nor warned of."""
+    form = normal(text)
+    found = commands(form.text, form.code_spans)
+    parts = clauses(form.text, tuple((command.start, command.end) for command in found))
+    warned = [command for command in found if _warned(form.text, command, parts)]
+    reading = _Reading(form.text, found, parts, warned)
+    writing = next(
+        (
+            command
+            for command in found
+            if not command.read_only
+            and command not in warned
+            and not _named(form.text, command)
+            and not _prohibited(form.text, command, parts, form.code_spans)
+        ),
+        None,
+    )
+    return reading, writing
 
 
 def side_effect(text: str, policy: ClaimPolicy) -> str | None:
     """What makes ``text`` a side effect (a command, a verb or the clause that is not read-only), or None."""
-    form = normal(text)
-    found = commands(form.text, form.code_spans)
-    writing = _writing_command(form.text, found)
+    reading, writing = _read(text)
     if writing is not None:
         return writing.text
+    found, parts = reading.found, reading.parts
     reads = any(command.read_only for command in found)
-    parts = clauses(form.text, tuple((command.start, command.end) for command in found))
     quoted = [judge(_QUOTES.sub("", c.text)) for c in parts if c.aside and _QUOTES.fullmatch(c.text)]
     referred = next((inner.verb for inner in quoted if inner.lead is Lead.MUTATE), None)
-    for clause in parts:
+    for previous, clause in zip([None, *parts], parts, strict=False):
         if clause.aside and (_QUOTES.fullmatch(clause.text) or _GLOSS.fullmatch(clause.rest)):
             continue  # a quoted step (runbook step 5 ("restart …")) is named; what refers to it ("run it") decides
+        if reading.tells_of_warned(clause) or _gives_its_reason(previous, clause):
+            continue
         problem = _clause_problem(clause, found, policy, referred)
         if problem is not None:
             return problem
         reads = reads or clause.lead in _READING or _on_the_query(clause) or _carries_reading(clause, found)
-    return None if reads else form.text.strip()[:40]
+    return None if reads else reading.text.strip()[:40]
 
 
 def mutating_part(text: str, policy: ClaimPolicy) -> str | None:
     """The first command, verb or configured pattern of ``text`` that acts, or None (a system answer's check)."""
-    form = normal(text)
-    found = commands(form.text, form.code_spans)
-    writing = _writing_command(form.text, found)
+    reading, writing = _read(text)
     if writing is not None:
         return writing.text
-    for clause in clauses(form.text, tuple((command.start, command.end) for command in found)):
+    for clause in reading.parts:
+        if reading.tells_of_warned(clause):
+            continue
         if clause.lead is Lead.UNKNOWN:  # 我可以帮你重启…, you could restart…: what the speaker offers to do
             clause = judge(_SPEAKER.sub("", clause.rest), starts_step=clause.starts_step)
         if clause.lead is Lead.MUTATE and not _on_the_query(clause):
@@ -118,22 +169,60 @@ def mutating_part(text: str, policy: ClaimPolicy) -> str | None:
     return None
 
 
-def _writing_command(text: str, found: list[Command]) -> Command | None:
-    for command in found:
-        named = _NAMED_AFTER.match(text[command.end : command.end + 16]) or _NAMED_BEFORE.search(
-            text[max(0, command.start - 12) : command.start]
-        )
-        if not command.read_only and not named:
-            return command
-    return None
+def _gives_its_reason(previous: Clause | None, clause: Clause) -> bool:
+    """Whether ``clause`` says what the act a prohibition before it forbids would do (不要扩容 checkout-api，扩容只会把
+    更多连接压到数据库上; don't restart it, restarting would drop the sessions): a reason, not a step."""
+    if previous is None or previous.lead is not Lead.PROHIBIT or clause.lead is not Lead.MUTATE:
+        return False
+    verb = clause.rest.find(clause.verb)
+    stem = re.sub(r"(?:ing|ed|es|s)$", "", clause.verb.lower())  # restarting -> restart
+    return stem in previous.rest.lower() and bool(_WOULD.match(clause.rest, verb + len(clause.verb)))
+
+
+def _named(text: str, command: Command) -> bool:
+    """Whether the words around ``command`` only name it (查一下是谁跑了 ``rm -rf …``, the ``DROP`` that was run)."""
+    after = _NAMED_AFTER.match(text[command.end : command.end + 16])
+    return bool(after or _NAMED_BEFORE.search(text[max(0, command.start - 12) : command.start]))
+
+
+def _warned(text: str, command: Command, parts: list[Clause]) -> bool:
+    """Whether ``command`` is told of as a danger and then forbidden by a prohibition that refers back to it
+    (kubectl rollout restart 会让 Pod 全部重建，高峰期不要用; `redis-cli FLUSHDB` wipes the sessions; do not run it)."""
+    if _CONSEQUENCE.match(text, command.end) is None:
+        return False
+    for clause in parts:
+        if clause.lead is Lead.PROHIBIT and clause.start >= command.end:
+            act = judge(clause.rest[clause.rest.find(clause.verb) + len(clause.verb) :])
+            if act.lead in _ACTS and _REFERS.match(act.rest[len(act.verb) :]):
+                return True
+    return False
+
+
+def _prohibited(text: str, command: Command, parts: list[Clause], code_spans: tuple[tuple[int, int], ...]) -> bool:
+    """Whether ``command`` is what a prohibition in its clause forbids: the prohibition leads the words before it, with
+    nothing but the act of running it in between (不要对 node-5 执行 kubectl drain, 在确认前不要执行 DELETE …, never
+    run `kubectl delete pod`); not a command after a colon (Do not wait: run …) or after another verb (不要只看日志而是
+    执行 …), nor a list in prose that may go on past the prohibition (do not run X; run Y)."""
+    if _LIST.search(command.text) and (command.start, command.end) not in code_spans:
+        return False
+    clause = next((clause for clause in parts if clause.rest_start <= command.start < clause.end), None)
+    if clause is None:
+        return False
+    for marker in _PROHIBITION.finditer(text, clause.rest_start, command.start):
+        before = text[marker.start() : command.start]
+        act = judge(text[marker.end() : command.start])
+        acting = not act.rest or act.lead in _ACTS or bool(_RUNNING.match(act.rest))  # Don't `X`, 不要执行 …
+        if judge(before).lead is Lead.PROHIBIT and not _COLON.search(before) and acting:
+            return True
+    return False
 
 
 def _clause_problem(clause: Clause, found: list[Command], policy: ClaimPolicy, referred: str | None) -> str | None:
     lead = clause.lead
     if _on_the_query(clause):
         return None
-    configured = _configured(clause.rest, policy)
-    if configured is not None:
+    configured = None if lead is Lead.PROHIBIT else _configured(clause.rest, policy)
+    if configured is not None:  # (a prohibition's second act, do not run X or TRUNCATE …, is forbidden too)
         return configured
     if lead is Lead.MUTATE:
         return clause.verb

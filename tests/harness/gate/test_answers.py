@@ -151,3 +151,60 @@ def test_a_knowledge_answer_joins_a_table_and_its_column_from_one_excerpt() -> N
     joined = answer("不允许直接改 biz_order.payment_status 这类字段。", references=["change-policy#forbidden"])
     excerpt = {**EVIDENCE[1], "excerpt": "禁止直接修改 biz_order 的 payment_status 或 payment_record 中的数据。"}
     assert check_knowledge_answer(joined, [EVIDENCE[0], excerpt], "能改订单状态吗", POLICY).refused is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hi! It's the connection pool. I can help you troubleshoot production incidents.",
+        "你好！是连接池的问题。我可以帮你排查线上故障。",
+        "Isn't the database the obvious culprit here?",
+        "Hello — it's Redis. I can investigate production incidents.",
+        "我可以帮你排查线上故障。不过多半是 Redis 的问题。",
+        "Could it be anything other than the cache?",
+        "难道不是数据库的锅吗？",
+        "**根因**：连接池耗尽",
+    ],
+)
+def test_a_finding_in_any_sentence_of_a_system_answer_is_refused(text: str) -> None:
+    assert system_answer_problem(text, DEFAULT_CAPABILITIES, "你好", POLICY) == "FINDING"
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("For example, you can ask: why did order-123 time out?", "hi"),
+        ("For instance, you could ask: what does ERR_TIMEOUT mean?", "hi"),
+        ("比如你可以问：order-123 为什么超时？", "你好"),
+        ("例如：为什么 order-123 支付超时？", "你好"),
+        ("You could ask, say, why checkout latency spiked.", "hi"),
+        ("You can ask me, for example, why order-123 timed out.", "hi"),
+        ("你可以问我 order-123 为什么支付超时。", "你好"),
+        ("你提到了 order-123。", "你好，order-123 呢"),
+        ("You mentioned order-123.", "hi, order-123?"),
+        ("你说的 order-123 我可以帮你查。", "你好，order-123 呢"),
+        ("关于你提到的 order-123，我可以帮你排查它的线上故障。", "你好，order-123 呢"),
+        ("关于连接池，我可以帮你排查。", "你好"),
+        ("对于 order-123，我可以帮你看看日志。", "你好，order-123 呢"),
+        ("至于 order-123，我可以帮你查日志。", "你好，order-123 呢"),
+        ("关键是先告诉我订单号，我可以帮你排查。", "你好"),
+        ("我可以帮你查连接池", "你好"),
+        ("I can look into the connection pool for you.", "hi"),
+        ("你好！", "你好"),
+        ("Hello! How can I help?", "hi"),
+        ("Examples: why did payment fail for order-9? what is ERR_GATEWAY_DOWN?", "hi"),
+    ],
+)
+def test_examples_offers_and_the_users_words_are_released(text: str, query: str) -> None:
+    assert system_answer_problem(text, DEFAULT_CAPABILITIES, query, POLICY) is None
+
+
+def test_a_topic_does_not_hide_a_side_effect() -> None:
+    offer = "关于连接池，我可以帮你重启服务。"
+    assert system_answer_problem(offer, DEFAULT_CAPABILITIES, "你好", POLICY) == "SIDE_EFFECT"
+
+
+@pytest.mark.parametrize("step", ["It's the connection pool", "是连接池的问题", "Probably the DNS"])
+def test_a_verdict_is_dropped_from_the_plan(step: str) -> None:
+    steps = ["查阅支付超时排障手册", step, "查询 order-service 最近 30 分钟日志", "核对订单 order-123 的支付记录"]
+    assert plan_steps(steps, POLICY) == [steps[0], steps[2], steps[3]]

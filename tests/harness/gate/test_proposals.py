@@ -87,3 +87,73 @@ def test_the_configured_patterns_add_to_the_rule() -> None:
 )
 def test_a_system_answer_is_checked_for_what_acts_only(text: str, found: str | None) -> None:
     assert mutating_part(text, POLICY) == found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do not run kubectl drain on node-5",
+        "不要对 node-5 执行 kubectl drain",
+        "Never run `kubectl delete pod` on the primary",
+        "Avoid restarting the order service during peak",
+        "禁止在高峰期执行 kubectl rollout restart",
+        "切勿执行 FLUSHALL",
+        "请勿重启数据库",
+        "Don't scale the deployment down yet",
+        "在确认前不要执行 DELETE FROM biz_order",
+        "Warning: do not run terraform apply before review",
+        "注意：不要执行 redis-cli FLUSHALL",
+        "Do not run `rm -rf /data`; check the disk usage instead",
+        "生产环境绝对不要执行 FLUSHALL。",
+        "千万别 kill -9 order-worker",
+        "没有备份时不要执行 DELETE FROM biz_order",
+        "Do not run DROP TABLE or TRUNCATE on any order table.",
+        "We should not run `DELETE FROM biz_order` without a backup.",
+        "Avoid running redis-cli FLUSHALL",
+        "Leave the HikariCP settings unchanged for now.",
+        "Warning: `redis-cli FLUSHDB` wipes every session; do not run it.",
+        "警告：kubectl rollout restart 会让所有 Pod 同时重建，高峰期不要用。",
+    ],
+)
+def test_a_prohibition_is_no_proposal(text: str) -> None:
+    assert side_effect(text, POLICY) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("drain it off-peak", "drain"),
+        ("Drain node-5 off-peak", "Drain"),
+        ("Run kubectl drain node-5", "kubectl drain node-5"),
+        ("先不要慌，执行 kubectl drain node-5", "kubectl drain node-5"),
+        ("Do not wait: restart the pod now", "restart"),
+        ("Do not wait: run kubectl drain node-5", "kubectl drain node-5"),
+        ("don't forget to restart the pod", "restart"),
+        ("don't forget to run kubectl drain node-5", "kubectl drain node-5"),
+        ("Don't hesitate to run kubectl drain node-5", "kubectl drain node-5"),
+        ("别忘了重启 order-service", "重启"),
+        ("别忘了执行 kubectl drain node-5", "kubectl drain node-5"),
+        ("Do not run kubectl get pods; run kubectl drain node-5", "kubectl get pods; run kubectl drain node-5"),
+        ("不要只看日志而是执行 kubectl drain node-5", "kubectl drain node-5"),
+        ("kubectl rollout restart will fix it; check the pods after", "kubectl rollout restart"),
+        ("不要一次切全部流量，先切 10% 到 B 机房。", "切"),
+    ],
+)
+def test_a_prohibition_excuses_no_command_outside_it(text: str, reason: str) -> None:
+    found = side_effect(text, POLICY)
+    assert found is not None and found.startswith(reason), found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("关于连接池，我可以帮你排查。", None),
+        ("对于 order-123，我可以帮你看看日志。", None),
+        ("关键是订单号，关系到哪条日志；我关注的是只读数据。", None),
+        ("不要在高峰期执行 kubectl drain node-5。", None),
+        ("关于连接池，我可以帮你重启服务。", "重启"),
+        ("关掉告警", "关掉告警"),
+    ],
+)
+def test_a_topic_preposition_is_no_side_effect(text: str, found: str | None) -> None:
+    assert mutating_part(text, POLICY) == found
