@@ -44,7 +44,7 @@ def print_figures(figures: list[RuleFigure], console: Console) -> int:
             f"{figure.refused_share:.1%}",
             f"{figure.harmless:,}",
             f"{figure.passed_share:.1%}",
-            f"≥{target.refused:.0%} / ≥{target.passed:.0%}",
+            f"≥{_share(target.refused)} / ≥{_share(target.passed)}",
             "yes" if ok else "NO",
         )
     console.print(table)
@@ -53,3 +53,8 @@ def print_figures(figures: list[RuleFigure], console: Console) -> int:
             for text in texts:
                 console.print(f"  {figure.rule} {label}: {text!r}", markup=False, highlight=False)
     return EXIT_MET if met else EXIT_MISSED
+
+
+def _share(target: float) -> str:
+    """A target as a percentage, with the decimal it needs (99 %, 99.5 %)."""
+    return f"{target:.1%}".replace(".0%", "%")

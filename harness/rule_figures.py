@@ -1,10 +1,12 @@
 """How well each release rule does on generated text, both ways: the share of violations it refuses and the share
 of faithful, instruction-like or harmless text it passes (``superbiz eval --rules``).
 
-The texts come from four corpora, each written from the rules' descriptions and never from their code, each by a
+The texts come from five corpora, each written from the rules' descriptions and never from their code, each by a
 different hand and later than the one before: ``generated`` (:mod:`harness.gate_corpus`), ``held-out``
-(:mod:`harness.gate_heldout`), ``final`` (:mod:`harness.gate_final`) and ``blind`` (:mod:`harness.gate_blind`, whose
-author never saw the rules or the other corpora). Each case goes through the rule the release path runs on it: a
+(:mod:`harness.gate_heldout`), ``final`` (:mod:`harness.gate_final`), ``blind`` (:mod:`harness.gate_blind`, whose
+author never saw the rules or the other corpora) and ``apart`` (:mod:`harness.gate_apart`, written from issue 30's
+descriptions alone, with every value shape, short findings and questions, prohibitions, and the harmless
+sentences about credentials a real model writes). Each case goes through the rule the release path runs on it: a
 proposal through the proposal rule of the gate, a plan step through the plan rule (is it an instruction?), a
 SYSTEM_CHAT sentence through the finding rule, a secret through the one detector in its field (and, for the SQL a
 reference shows, through the release itself: a secret the agent wrote into its query must not reach the user).
@@ -19,7 +21,7 @@ from typing import Any, Protocol
 
 from contract.secrets import REDACTED, secret_kinds
 from contract.vocabulary import EvidenceStatus
-from harness import gate_blind, gate_corpus, gate_final, gate_heldout
+from harness import gate_apart, gate_blind, gate_corpus, gate_final, gate_heldout
 from harness.draft import Draft
 from harness.gate import ClaimPolicy
 from harness.gate.findings import finding
@@ -53,7 +55,7 @@ class Target:
 TARGETS = {
     "proposals": Target(0.99, 0.98),
     "findings": Target(0.98, 0.98),
-    "secrets": Target(1.0, 0.99),
+    "secrets": Target(0.995, 0.99),
 }
 """The issue's targets: share of violations refused, share of harmless text passed."""
 
@@ -119,6 +121,7 @@ CORPORA = (
     Corpus("held-out", gate_heldout.proposal_variants, gate_heldout.finding_variants, gate_heldout.secret_variants),
     Corpus("final", gate_final.proposal_cases, gate_final.finding_cases, gate_final.secret_cases),
     Corpus("blind", gate_blind.proposal_cases, gate_blind.finding_cases, gate_blind.secret_cases),
+    Corpus("apart", gate_apart.proposal_cases, gate_apart.finding_cases, gate_apart.secret_cases),
 )
 
 

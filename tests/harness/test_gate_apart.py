@@ -24,6 +24,7 @@ from harness.gate_apart import (
     proposal_prohibitions,
     secret_cases,
     secret_files,
+    secret_lookalike_prose,
     secret_lookalikes,
     secret_prose,
 )
@@ -163,6 +164,7 @@ def test_exports() -> None:
         proposal_actions,
         proposal_prohibitions,
         secret_files,
+        secret_lookalike_prose,
         secret_lookalikes,
         secret_prose,
     ]
