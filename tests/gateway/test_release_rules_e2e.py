@@ -97,7 +97,19 @@ ISSUE_SIDE_EFFECTS = (
     "清空查询缓存",
     "确认是否需要重启后立即重启 order-service",
 )
+PROHIBITIONS = (
+    "Do not run kubectl drain on node-5",
+    "不要对 node-5 执行 kubectl drain",
+    "Never run `kubectl delete pod` on the primary",
+    "禁止在高峰期执行 kubectl rollout restart",
+    "在确认前不要执行 DELETE FROM biz_order",
+    "Warning: `redis-cli FLUSHDB` wipes every session; do not run it.",
+)
+"""Issue 30: a prohibition or a warning that names a command is no proposal."""
 NEW_SIDE_EFFECTS = (
+    "drain it off-peak",
+    "先不要慌，执行 kubectl drain node-5",
+    "Do not wait: restart the pod now",
     "`kubectl set image deployment/order-service app=order-service:1.2.2 -n payment`",
     "helm rollback order-service 3",
     "Reset the credentials of the order_db app user",
@@ -139,6 +151,14 @@ async def test_every_unconfirmed_side_effect_is_refused(
     repair = await refused(running, fake, final, reason="CLAIM_UNCONFIRMED_ACTION")
     for index in range(len(actions)):
         assert f"action_plan[{index}] has a side effect" in repair, actions[index]
+
+
+async def test_a_prohibition_that_names_a_command_is_released_without_confirmation(
+    running: Running, fake: FakeOpenAI
+) -> None:
+    events = await released(running, fake, report(LOG_ITEM, ROW_ITEM, actions=unconfirmed(*PROHIBITIONS)))
+    assert events[-1].data == {"outcome": "SUCCESS"}, content(events)
+    assert [a["action"] for a in content(events)["payload"]["action_plan"]] == list(PROHIBITIONS)
 
 
 async def test_read_only_proposals_are_released_without_confirmation(running: Running, fake: FakeOpenAI) -> None:
@@ -204,6 +224,14 @@ async def test_plan_steps_that_state_a_finding_are_dropped_and_instructions_kept
         "Hello. It turns out your payment service is down.",
         "我可以帮你排查问题——不过经排查，主库已经宕机了。",
         "Sure. Root cause: lock contention on the orders table.",
+        # issue 30: a short copula, a rhetorical question, and new wordings of each
+        "Hi! It's the connection pool. I can help you troubleshoot production incidents.",
+        "你好！是连接池的问题。我可以帮你排查线上故障。",
+        "Isn't the database the obvious culprit here?",
+        "Hello — probably Redis. Ask me anything.",
+        "你好！多半是数据库的锅。",
+        "难道不是网关的问题吗？",
+        "**Verdict:** the DB. Happy to dig in.",
     ],
 )
 async def test_a_system_answer_that_states_a_finding_is_replaced(
@@ -218,12 +246,26 @@ async def test_a_system_answer_that_states_a_finding_is_replaced(
     assert row is not None and row["fallback_reason"] == "SYSTEM_ANSWER_FINDING"
 
 
-async def test_a_system_answer_that_only_greets_and_offers_is_released(running: Running, fake: FakeOpenAI) -> None:
-    answer = "你好！我是 SuperBiz 运维助手，可以帮你排查支付超时等问题。例如：订单 order-123 支付超时，帮我排查。"
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "你好！我是 SuperBiz 运维助手，可以帮你排查支付超时等问题。例如：订单 order-123 支付超时，帮我排查。",
+        # issue 30: an example without quotes, the user's own words, a topic; and new wordings of each
+        "Hi! I can help you troubleshoot production incidents. For example, you can ask: why did order-123 time out?",
+        "你提到了 order-123。",
+        "关于你提到的 order-123，我可以帮你排查它的线上故障。",
+        "你好！比如你可以问：order-123 为什么支付超时？",
+        "You mentioned order-123. I can look into its logs and payment records for you.",
+        "对于 order-123，我可以帮你查日志和支付记录。",
+    ],
+)
+async def test_a_system_answer_that_only_greets_and_offers_is_released(
+    running: Running, fake: FakeOpenAI, answer: str
+) -> None:
     fake.script("router", reply(json.dumps({"intent": "SYSTEM_CHAT"})))
     fake.script("system_chat", reply(answer))
-    events = await ask(running.url, "你好")
-    assert events[-1].data == {"outcome": "SUCCESS"}
+    events = await ask(running.url, "你好，想问问 order-123 的事")  # (an answer names only what the user named)
+    assert events[-1].data == {"outcome": "SUCCESS"}, content(events)
     assert content(events)["payload"]["answer"] == answer
 
 
