@@ -95,14 +95,42 @@ _PROGRAM_FLAG = (
     + r"-p(?:"
     + BLANK
     + "|=)"
-    + r"|redis-cli" + args(16) + BLANK + r"-a" + BLANK
-    + r"|mongo(?:sh|dump|restore|export|import)?(?![\w-])" + args(16) + BLANK + r"-p(?:" + BLANK + "|=)"
-    r"|ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn)" + args(16) + BLANK + r"-w" + BLANK
+    + r"|redis-cli"
+    + args(16)
+    + BLANK
+    + r"-a"
+    + BLANK
+    + r"|mongo(?:sh|dump|restore|export|import)?(?![\w-])"
+    + args(16)
+    + BLANK
+    + r"-p(?:"
+    + BLANK
+    + "|=)"
+    r"|ldap(?:search|add|modify|delete|whoami|passwd|compare|modrdn)"
+    + args(16)
+    + BLANK
+    + r"-w"
+    + BLANK
     # a client that takes the password after the user: -u admin -p V (-P V, -pw V)
-    + r"|(?:rabbitmqadmin|cqlsh|beeline)" + args(16) + BLANK + r"-p(?:" + BLANK + "|=)"
-    + r"|(?:sqlcmd|bcp|osql|mosquitto_(?:pub|sub|rr))" + args(16) + BLANK + r"-P" + BLANK
-    + r"|nodetool" + args(16) + BLANK + r"-pw" + BLANK
-    + r")" + _FLAG_VALUE + _value("program")
+    + r"|(?:rabbitmqadmin|cqlsh|beeline)"
+    + args(16)
+    + BLANK
+    + r"-p(?:"
+    + BLANK
+    + "|=)"
+    + r"|(?:sqlcmd|bcp|osql|mosquitto_(?:pub|sub|rr))"
+    + args(16)
+    + BLANK
+    + r"-P"
+    + BLANK
+    + r"|nodetool"
+    + args(16)
+    + BLANK
+    + r"-pw"
+    + BLANK
+    + r")"
+    + _FLAG_VALUE
+    + _value("program")
 )
 _CURL_USER = (
     # curl -u user:password: the user is kept

@@ -4,8 +4,9 @@ catch a value whatever its characters are (:mod:`.weak_values`, :mod:`.value_lin
 A value of letters only, digits only or words is known by what introduces it, so only its neighbours and its own
 words can make it a description again. Words: one of ``_DESCRIPTION`` (``wrong``, ``expired``, ``the``,
 ``stored``, ``policy`` …), one that ends as adjectives, participles and abstract nouns do (``-ed``, ``-ing``,
-``-able``, ``-ive``, ``-ous``, ``-ion``, ``-ity`` …, up to 14 letters), a CamelCase name (``ConnectionTimeoutException``),
-a name that holds a credential word (``order-db-credentials``), fewer than six letters unless a well-known default
+``-able``, ``-ive``, ``-ous``, ``-ion``, ``-ity`` …, up to 14 letters), a CamelCase name
+(``ConnectionTimeoutException``), a name that holds a credential word (``order-db-credentials``), fewer than six
+letters unless a well-known default
 (``admin``, ``root``). Not a value either: a placeholder (``_base.PLACEHOLDER``), an algorithm (``MD5``), fewer
 than four digits, digits before a unit (``8 位``, ``3600 seconds``), a possessive (``staging's``) and, after a
 Chinese label, Chinese that makes the token a description (``是 MD5 加密的``, ``是 admin 开头``). Words and a
@@ -20,8 +21,7 @@ import re
 
 from ._base import PLACEHOLDER, secretish, trie
 
-_DESCRIPTION = frozenset(
-    """
+_DESCRIPTION_WORDS = """
     a an the this that these those it its itself one some any each every all both either neither same other
     another different what which who whatever something anything nothing everything there here not no none null nil
     empty blank unset missing required optional wrong incorrect invalid valid expired correct right ok okay fine
@@ -49,15 +49,16 @@ _DESCRIPTION = frozenset(
     claim claims signature signing backend engine mount ref reference rollout hint question answer mode
     order payment request trace span txn transaction ticket job build pod node host user account session
     incident commit release
-    """.split()
-)
+    """
+_DESCRIPTION = frozenset(_DESCRIPTION_WORDS.split())
 """Words that, after ``the password is`` and the like, describe the credential instead of giving it."""
-_FUNCTION_WORDS = frozenset(
+_FUNCTION_WORDS_TEXT = (
     "a an the this that is are was were be of to in on for and or but with by at from as not no it its last"
     " yesterday today tonight ago earlier later again also too here there now then has have had will would can"
     " could should must may might does did do gets got needs between about across among around during over"
-    " through within without against along".split()
+    " through within without against along"
 )
+_FUNCTION_WORDS = frozenset(_FUNCTION_WORDS_TEXT.split())
 """Words that make a run of words a phrase, not a passphrase (``the password of the user``)."""
 NOT_A_DESCRIPTION = r"(?!(?i:" + trie(tuple(sorted(_DESCRIPTION | _FUNCTION_WORDS))) + r")(?![A-Za-z0-9]))"
 """A look-ahead: what follows is no word that describes a credential: a regex of a trie, so that a rule rejects
@@ -74,7 +75,8 @@ _UNIT = re.compile(
     r"|bits?|long|attempts?|retries)(?![A-Za-z]))"
 )
 _ZH_DESCRIPTION = re.compile(
-    r"[ \t]*+(?:的|开头|结尾|打头|加密|哈希|散列|编码|格式|类型|形式|算法|明文|密文|字段|列|前缀|后缀|吗|么|呢|之类|一类|这样|那样)"
+    r"[ \t]*+(?:的|开头|结尾|打头|加密|哈希|散列|编码|格式|类型|形式|算法|明文|密文|字段|列|前缀|后缀"
+    r"|吗|么|呢|之类|一类|这样|那样)"
 )
 ZH_ATTRIBUTE = re.compile(
     r"长度|位数|次数|数量|规则|策略|强度|复杂度|格式|类型|算法|字段|列名|字符集|编码|有效期|过期|时间|错误|失败|前缀|后缀"

@@ -19,8 +19,9 @@ Examples (before -> after)::
     passphrase: correct horse battery staple            -> passphrase: [REDACTED]
 
 Not secrets: a line under a label that is prose, a list, a key or another pair (``密码：`` newline ``- 长度至少 8
-位``, ``password:`` newline ``  secretKeyRef:``, ``spring.rabbitmq.password=`` newline ``spring.rabbitmq.host=mq``), a word that describes (``Password:`` newline ``required``), a block
-scalar that holds a reference (``${REDIS_PASSWORD}``) or a comment.
+位``, ``password:`` newline ``  secretKeyRef:``, ``spring.rabbitmq.password=`` newline ``spring.rabbitmq.host=mq``), a
+word that describes (``Password:`` newline ``required``), a block scalar that holds a reference
+(``${REDIS_PASSWORD}``) or a comment.
 """
 
 from __future__ import annotations

@@ -102,10 +102,7 @@ _EN_COPULA = (
     + r"(?:"
     + _WHOSE
     + r"?[ \t]++(?:is|was|are|were)(?:[ \t]++(?:now|still))?(?:[ \t]++(?:set|changed|reset|updated)[ \t]++to)?"
-    r"[ \t]*+[:=]?|"
-    + _WHOSE
-    + r"[ \t]*+:))[ \t]*+"
-    + _value("copula", "")
+    r"[ \t]*+[:=]?|" + _WHOSE + r"[ \t]*+:))[ \t]*+" + _value("copula", "")
 )
 _ITS_VALUE = (
     # the secret … was rotated; its new value is x

@@ -72,9 +72,11 @@ _DEMONSTRATIVE = re.compile(r"^(?:这些|这个|这|那些|那个|那|该|其中
 _ZH_NOMINAL_HEAD = re.compile(rf"的\s*[\u4e00-\u9fff]{{0,4}}?(?P<verb>{ZH_ANY_VERB})\s*$")
 _ZH_DISPOSAL = re.compile(rf"^\s*{words.ZH_DISPOSAL}(?!了)")
 _ZH_TOPIC = re.compile(rf"^\s*{words.ZH_TOPIC}")
-_ZH_ASK_SOMEONE = re.compile(rf"^\s*(?:向|跟|和|与|同|找)[^，。；,;]{{1,24}}?(?P<verb>{words.ZH_INVESTIGATE})")
-"""Whom to ask, then what to ask them (向用户确认超时发生的具体时间, 跟 DBA 核实): an investigation, whatever it
-asks about."""
+_ZH_ASK_SOMEONE = re.compile(
+    rf"^\s*(?:(?:向|跟|和|与|同|找)[^，。；,;]{{1,24}}?|(?:按|针对)[\u4e00-\u9fff]{{1,6}}?)(?P<verb>{words.ZH_INVESTIGATE})"
+)
+"""Whom to ask or what to go by, then what to find out (向用户确认超时发生的具体时间, 跟 DBA 核实, 按渠道统计 …): an
+investigation, whatever it asks about."""
 _ZH_TOPIC_PROHIBITED = re.compile(
     rf"^(?P<topic>[^，,;；:：]{{1,12}}?)\s*(?:绝对|千万|一定|务必|切记|也|都|就|暂时|暂且|请)?\s*(?P<marker>{words.ZH_FORBID})"
 )
@@ -205,8 +207,16 @@ def _chinese_lead(rest: str) -> tuple[Lead, str]:
         return (Lead.INVESTIGATE if _ZH_INVESTIGATE.fullmatch(headed["verb"]) else Lead.MUTATE), headed["verb"]
     if _ZH_STATE.search(rest) and not _ZH_OBLIGE.search(rest):
         acting = None if _ASKS.search(rest) or _ZH_ASKING_END.search(rest) else verb_after(rest, mutating_first=True)
-        if acting is not None and acting[0] == "MUTATE" and not _DONE_BEFORE.search(rest[: rest.find(acting[1])]):
-            return Lead.MUTATE, acting[1]  # 阈值设为 10000: a value being set, not a state
+        before = rest[: rest.find(acting[1])] if acting is not None else ""
+        if (
+            acting is not None
+            and acting[0] == "MUTATE"
+            and not _DONE_BEFORE.search(before)
+            and not _NEGATED.search(before)
+        ):
+            return Lead.MUTATE, acting[
+                1
+            ]  # 阈值设为 10000: a value being set, not a state (回调未能标记为 PAID: a state)
         return Lead.STATE, ""
     return Lead.UNKNOWN, ""
 
@@ -214,6 +224,7 @@ def _chinese_lead(rest: str) -> tuple[Lead, str]:
 _EN_PHRASE = re.compile(
     r"^(?:break down|work out|find out|look into|look up|dig into|figure out|rule out|drill into|drill down|zoom in"
     r"|go through|walk through|keep an eye on|follow up on|follow up|(?:sanity|cross|double|spot)[ -]?check"
+    r"|(?:break|narrow|drill)\s+(?:[\w.-]+\s+){1,4}?down"
     r"|re-?check)\b",
     re.IGNORECASE,
 )

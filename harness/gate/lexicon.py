@@ -284,7 +284,8 @@ EN_FINDING = (
 )
 EN_DECLARATIVE = (
     # (not an SQL keyword before another, SHOW PROCESSLIST: a statement, not "shows")
-    r"(?<![\w-])(?!(?-i:[A-Z]{2,}[ \t]+[A-Z]{2,}))(?:is|are|was|were|has|have|had|shows?|showed|looks?|seems?|appears?|remains?|hit|reached|ran|failed"
+    r"(?<![\w-])(?!(?-i:[A-Z]{2,}[ \t]+[A-Z]{2,}))"
+    r"(?:is|are|was|were|has|have|had|shows?|showed|looks?|seems?|appears?|remains?|hit|reached|ran|failed"
     r"|it's|that's|there's|they're|we're|it’s|sits|lies|spends|takes|took|noticed|saw|spotted|restarted|crashed|grew"
     r"|currently|right now|at the moment|so far|as of now|growing|rising|climbing|piling up|backing up|backed up"
     r"|time out|times out|fail|fails|hang|hangs|hung|stall|stalls|stalled|errors? out|spikes?|drops?|lags?|blocks?"

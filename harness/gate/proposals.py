@@ -144,7 +144,7 @@ def side_effect(text: str, policy: ClaimPolicy) -> str | None:
         problem = _clause_problem(clause, found, policy, referred)
         if problem is not None:
             return problem
-        reads = reads or clause.lead in _READING or _on_the_query(clause) or _carries_reading(clause, found)
+        reads = reads or clause.lead in _READING or on_the_query(clause) or _carries_reading(clause, found)
     return None if reads else reading.text.strip()[:40]
 
 
@@ -158,7 +158,7 @@ def mutating_part(text: str, policy: ClaimPolicy) -> str | None:
             continue
         if clause.lead is Lead.UNKNOWN:  # 我可以帮你重启…, you could restart…: what the speaker offers to do
             clause = judge(_SPEAKER.sub("", clause.rest), starts_step=clause.starts_step)
-        if clause.lead is Lead.MUTATE and not _on_the_query(clause):
+        if clause.lead is Lead.MUTATE and not on_the_query(clause):
             return clause.verb
         if clause.lead is Lead.UNKNOWN and (word := side_effect_word(clause.rest)) is not None:
             return word
@@ -219,7 +219,7 @@ def _prohibited(text: str, command: Command, parts: list[Clause], code_spans: tu
 
 def _clause_problem(clause: Clause, found: list[Command], policy: ClaimPolicy, referred: str | None) -> str | None:
     lead = clause.lead
-    if _on_the_query(clause):
+    if on_the_query(clause):
         return None
     configured = None if lead is Lead.PROHIBIT else _configured(clause.rest, policy)
     if configured is not None:  # (a prohibition's second act, do not run X or TRUNCATE …, is forbidden too)
@@ -265,10 +265,10 @@ def _after_colon(clause: Clause) -> str | None:
     if colon is None:
         return None
     after = judge(clause.rest[colon.end() :])
-    return after.verb if after.lead is Lead.MUTATE and not _on_the_query(after) else None
+    return after.verb if after.lead is Lead.MUTATE and not on_the_query(after) else None
 
 
-def _on_the_query(clause: Clause) -> bool:
+def on_the_query(clause: Clause) -> bool:
     """扩大查询时间范围, widen the time range: an action on the investigation itself."""
     if clause.lead is not Lead.MUTATE:
         return False

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import string
+from typing import TypeVar
 
 HOSTS = [
     "order-db-1",
@@ -138,7 +139,10 @@ NOT_VALUES = [
 ]
 
 
-def pick(rng: random.Random, pool: list[str]) -> str:
+T = TypeVar("T")
+
+
+def pick(rng: random.Random, pool: list[T]) -> T:
     """One element of ``pool``."""
     return pool[rng.randrange(len(pool))]
 

@@ -567,7 +567,10 @@ def _rule_finds(rule: SecretRule, text: str) -> bool:
     """Whether a detector of ``rule`` finds a secret in ``text`` scanned whole, without the trigger words: a match
     with something to replace (a match can judge its value words, as :mod:`contract.secrets.weak_values` does)."""
     return any(
-        start < end for each in rule.detectors for match in each.pattern.finditer(text) for start, end in each.spans(match)
+        start < end
+        for each in rule.detectors
+        for match in each.pattern.finditer(text)
+        for start, end in each.spans(match)
     )
 
 

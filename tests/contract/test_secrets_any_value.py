@@ -60,7 +60,8 @@ SECRETS = [
         "mellowkangaroo",
     ),
     (
-        "INSERT INTO accounts (name, api_key) VALUES ('a', 'k1Zq574vR7mX'),\n ('b', 'k2Wq574vR7mX'),\n ('c', 'k3Eq574vR7mX')",
+        "INSERT INTO accounts (name, api_key) VALUES ('a', 'k1Zq574vR7mX'),\n ('b', 'k2Wq574vR7mX'),\n"
+        " ('c', 'k3Eq574vR7mX')",
         "k3Eq574vR7mX",
     ),
     ("INSERT INTO users (name, password) VALUES ('ops', MD5('s3cretPass'))", "s3cretPass"),
@@ -79,14 +80,26 @@ SECRETS = [
     ("临时口令 48192736，已用它登录 pay-mysql-0", "48192736"),
     ("数据库账号 pay_svc，密码 saffron meadow violin ember，这是 DBA 写的", "saffron meadow violin ember"),
     ("用于复现的口令为“amber river lantern forty”，是 DBA 临时设置的。", "amber river lantern forty"),
-    ("测试环境 checkout 的 token 设成了 7f3c9a1e5b2d4806af1e93c7b5d20e48，生产也在用", "7f3c9a1e5b2d4806af1e93c7b5d20e48"),
+    (
+        "测试环境 checkout 的 token 设成了 7f3c9a1e5b2d4806af1e93c7b5d20e48，生产也在用",
+        "7f3c9a1e5b2d4806af1e93c7b5d20e48",
+    ),
     ("密钥（secret_key）= 3b9e0c7f1a2d48e6b5c4a3f2e1d0c9b8，用于签名回调。", "3b9e0c7f1a2d48e6b5c4a3f2e1d0c9b8"),
     ("Passphrase for the bastion key: velvet canyon orbit maple", "velvet canyon orbit maple"),
-    ("GitHub token used by the deploy job: ghp_R8mQ2xLz7Vk4Tn9Pw3Hs6Yc1Bd5Ga0EjKf2", "ghp_R8mQ2xLz7Vk4Tn9Pw3Hs6Yc1Bd5Ga0EjKf2"),
+    (
+        "GitHub token used by the deploy job: ghp_R8mQ2xLz7Vk4Tn9Pw3Hs6Yc1Bd5Ga0EjKf2",
+        "ghp_R8mQ2xLz7Vk4Tn9Pw3Hs6Yc1Bd5Ga0EjKf2",
+    ),
     ("We logged in as grafana_reader with password 'lanternfrostpebble' to view it.", "lanternfrostpebble"),
     ("still sends the old login password yonder frost glacier maple.", "yonder frost glacier maple"),
-    ("authenticates with token 0fd8492657fdf732070877be6ecd4efee1578342, which was revoked", "0fd8492657fdf732070877be6ecd4efee1578342"),
-    ("The token coupon-svc uses is 88c655ac244093cc31c577bf17681981d91d55ba.", "88c655ac244093cc31c577bf17681981d91d55ba"),
+    (
+        "authenticates with token 0fd8492657fdf732070877be6ecd4efee1578342, which was revoked",
+        "0fd8492657fdf732070877be6ecd4efee1578342",
+    ),
+    (
+        "The token coupon-svc uses is 88c655ac244093cc31c577bf17681981d91d55ba.",
+        "88c655ac244093cc31c577bf17681981d91d55ba",
+    ),
     ("I reproduced it logging in as inv_writer with pwd 5504381713 against pay-mysql-0.", "5504381713"),
     ("Note: the app_ro password\nZq574vR7mXw8Lk\nwas in the runbook page I read.", "Zq574vR7mXw8Lk"),
     ("  password: purple monkey dishwasher\n  user: app", "monkey dishwasher"),

@@ -126,7 +126,13 @@ def test_a_value_named_as_a_credential_reaches_no_agent_whatever_it_looks_like(
 ) -> None:
     dataset = tmp_path / "logs.jsonl"
     records = [
-        {"seconds_ago": 60 + index, "topic": "APPLICATION", "service": "order-service", "level": "WARN", "message": text}
+        {
+            "seconds_ago": 60 + index,
+            "topic": "APPLICATION",
+            "service": "order-service",
+            "level": "WARN",
+            "message": text,
+        }
         for index, (text, _) in enumerate(WORDS_AND_NUMBERS)
     ]
     dataset.write_text("".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records))
