@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from ._base import SECRET_CHAR, SEPARATOR, ZH_LABEL, ZH_LABELS, Detector, detector, followed
-from .keys import KEY
+from .keys import KEY, KEY_WORDS
 from .value_judge import is_phrase, is_placeholder, is_value
 
 _NEXT_LINE = (
@@ -81,16 +81,13 @@ def _line_words_spans(match: re.Match[str]) -> list[tuple[int, int]]:
     return [] if is_phrase(words) or (first != "[REDACTED]" and is_placeholder(first)) else [match.span("line_words")]
 
 
-_KEY_WORDS = "password|passwd|passphrase|pwd|secret|token|credential|credentials|key|pass|auth|sig|signature"
-"""Triggers: a word each ``KEY`` ends with."""
-
 DETECTORS: tuple[Detector, ...] = (
     detector(
         "secret_key_value",
         _NEXT_LINE,
         _next_line_spans,
-        (*followed(_KEY_WORDS, ":=\n \t"), *ZH_LABELS.split("|")),
+        (*followed(KEY_WORDS, ":=\n \t"), *ZH_LABELS.split("|")),
         80,
     ),
-    detector("secret_key_value", _WORDS_ON_THEIR_LINE, _line_words_spans, followed(_KEY_WORDS, ":"), 100),
+    detector("secret_key_value", _WORDS_ON_THEIR_LINE, _line_words_spans, followed(KEY_WORDS, ":"), 100),
 )
