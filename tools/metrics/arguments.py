@@ -5,7 +5,7 @@ message the agent can act on and that never repeats what it wrote:
 
 - any argument but ``metric``, ``aggregation``, ``matchers``, ``by`` and ``lookback_minutes``;
 - a metric not in the allowlist; a matcher or ``by`` label the metric does not list;
-- an aggregation its type does not allow (:data:`tools.metrics.query.AGGREGATIONS`), ``by`` with ``rate``;
+- an aggregation its type does not allow (:data:`tools.metrics.query.AGGREGATIONS`);
 - a matcher value that is empty, longer than ``MAX_VALUE_CHARS``, or holds a quote, a backslash or a control,
   format or line-separator character (no value can end its string literal or start another PromQL token;
   the builder quotes it as well); surrounding whitespace is stripped first, as from every tool argument;
@@ -75,7 +75,8 @@ class MetricsArguments(ToolArguments):
     by: Annotated[str | None, WithJsonSchema({"type": "string"})] = Field(
         default=None,
         max_length=64,
-        description="Optional label to group sum, avg, max or a percentile by (one series per value).",
+        description="Optional label to group rate, sum, avg, max or a percentile by (one series per value; "
+        "rate by a label is the rates summed per value).",
         json_schema_extra=_drop_default,
     )
     lookback_minutes: Annotated[int | None, WithJsonSchema({"type": "integer", "minimum": 1})] = Field(
@@ -118,8 +119,6 @@ def arguments_model(metrics: Mapping[str, MetricDefinition]) -> type[MetricsArgu
                 choices = ", ".join(AGGREGATIONS[definition.type])
                 kind = definition.type
                 raise ValueError(f"aggregation: {self.aggregation} does not apply to a {kind}; use {choices}")
-            if self.by is not None and self.aggregation == "rate":
-                raise ValueError("by: rate returns every series; group with sum, avg or max instead")
             if self.by is not None and self.by not in definition.labels:
                 raise ValueError(f"by: a label {self.metric} does not have; its labels: {allowed}")
             return self
@@ -174,7 +173,8 @@ def describe(metrics: Mapping[str, MetricDefinition], budget: MetricsBudget) -> 
         'labels, e.g. {"service": "order-service"} (equality only; no regex, quotes or backslashes). '
         "aggregation — counter: rate (per-second rate of each series), sum, avg or max (of those rates); gauge: "
         "sum, avg or max; histogram: rate or sum (requests per second) and p50, p90 or p99 (latency in seconds). "
-        "by — optional label to group sum, avg, max or a percentile by, one series per value (e.g. status). "
+        "by — optional label to group rate, sum, avg, max or a percentile by, one series per value (e.g. status); "
+        "rate by a label sums the per-second rates of each value, as sum does. "
         f"lookback_minutes — how far back from now, default {default_minutes}, maximum {max_minutes}; a larger "
         "value is clamped to the maximum and the scope then has lookback_clamped: true. The step is about "
         f"lookback / 60, at least {step_for(60, budget.min_step)} s.\n"

@@ -8,7 +8,7 @@ numbers are the ones a real Prometheus holding the same samples returns (an inte
 - ``rate(x[w])`` at a step: the samples in ``[step - w, step]`` (both ends included), at least two, the increase
   extrapolated to the window's ends as ``extrapolatedRate`` does (no counter resets: the dataset has none);
 - ``sum``/``avg``/``max`` over the series grouped by the ``by`` label (or all together), at each step over the
-  series that have a value there;
+  series that have a value there; ``rate`` with a ``by`` label is ``sum`` by it;
 - ``histogram_quantile(q, …)``: the buckets of a group summed by ``le``, then ``bucketQuantile`` (coalesced,
   made monotonic, interpolated linearly inside the bucket; the highest finite bound when the rank falls in
   ``+Inf``; NaN without observations);
@@ -75,8 +75,10 @@ def evaluate(dataset: MetricsDataset, query: RangeQuery, now_ms: int) -> list[di
         if all(labels.get(label) == value for label, value in wanted.items()):
             points = {step: value for step in steps if (value := read(series, step)) is not None}
             selected.append((series.labels, points))
-    if query.aggregation == "rate":
+    if query.aggregation == "rate" and query.by is None:
         output = selected
+    elif query.aggregation == "rate":
+        output = _aggregate(selected, {query.by}, sum)
     elif query.aggregation in QUANTILES:
         buckets = _aggregate(selected, {"le", *([query.by] if query.by else [])}, sum)
         output = _quantiles(buckets, QUANTILES[query.aggregation])

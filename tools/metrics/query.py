@@ -5,18 +5,19 @@ string literal (``name{pool="HikariPool-1",service="order-service"}``), or the b
 ``[w]`` is the rate window. Counters are always read as per-second rates; a histogram's ``rate`` and ``sum``
 count its requests (``_count``), its percentiles interpolate its buckets (``_bucket``, summed by ``le``)::
 
-    counter    rate       rate(<sel>[w])
+    counter    rate       rate(<sel>[w]);  by l: sum by (l) (rate(<sel>[w]))
                sum        sum by (l) (rate(<sel>[w]))              (avg, max alike)
     gauge      sum        sum by (l) (<sel>)                       (avg, max alike; rate refused)
-    histogram  rate       rate(<name>_count{…}[w])
+    histogram  rate       rate(<name>_count{…}[w]);  by l: sum by (l) (rate(<name>_count{…}[w]))
                sum        sum by (l) (rate(<name>_count{…}[w]))    (avg, max refused)
                p99        histogram_quantile(0.99, sum by (le, l) (rate(<name>_bucket{…}[w])))   (p50, p90 alike)
 
-Without ``by`` an aggregation has no grouping (``sum(rate(<sel>[w]))``); ``rate`` takes no ``by`` (it returns
-each series). The window ends at the clock's current second and spans the lookback. The step is the first of
-``STEP_LADDER_S`` not below ``lookback / TARGET_POINTS`` and ``min-step`` (whole hours beyond the ladder), so a
-call returns about 61 points per series; the rate window is ``max(4 × scrape interval, 2 × step)``, enough samples
-for ``rate`` and no gap between steps.
+Without ``by`` an aggregation has no grouping (``sum(rate(<sel>[w]))``) and ``rate`` returns each series; ``rate``
+by a label is the rates summed per value of it, the same query as ``sum`` by it. The window ends at the clock's
+current second and spans the lookback. The step is the first of ``STEP_LADDER_S`` not below
+``lookback / TARGET_POINTS`` and ``min-step`` (whole hours beyond the ladder), so a call returns about 61 points per
+series; the rate window is ``max(4 × scrape interval, 2 × step)``, enough samples for ``rate`` and no gap between
+steps.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ AGGREGATIONS: dict[str, tuple[Aggregation, ...]] = {
 }
 """The aggregations each metric type allows, in the order the tool description lists them."""
 QUANTILES: dict[str, float] = {"p50": 0.5, "p90": 0.9, "p99": 0.99}
+_OPERATOR = {"rate": "sum"}
+"""The PromQL aggregation operator of an aggregation that is not its own name: ``rate`` by a label sums."""
 STEP_LADDER_S = (15, 30, 60, 120, 300, 600, 900, 1800, 3600)
 TARGET_POINTS = 60
 
@@ -68,13 +71,13 @@ class RangeQuery:
         if self.matchers:
             selector += "{" + ",".join(f"{label}={_string(value)}" for label, value in self.matchers) + "}"
         inner = selector if self.type == "gauge" else f"rate({selector}[{_duration(self.rate_window_s)}])"
-        if self.aggregation == "rate":
+        if self.aggregation == "rate" and self.by is None:
             return inner
         if self.aggregation in QUANTILES:
             grouping = ", ".join(("le", self.by) if self.by else ("le",))
             return f"histogram_quantile({QUANTILES[self.aggregation]}, sum by ({grouping}) ({inner}))"
         grouping = f" by ({self.by}) " if self.by else ""
-        return f"{self.aggregation}{grouping}({inner})"
+        return f"{_OPERATOR.get(self.aggregation, self.aggregation)}{grouping}({inner})"
 
 
 def plan(

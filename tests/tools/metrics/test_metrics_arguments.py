@@ -57,7 +57,6 @@ REFUSED: list[tuple[str, dict[str, Any], str]] = [
     ("quantile as a number", {**REQUESTS, "aggregation": 0.99}, "aggregation: Input should be"),
     ("no aggregation", {"metric": "hikaricp_connections_active"}, "aggregation: Field required"),
     # grouping
-    ("by with rate", {**CALLBACKS, "by": "outcome"}, "by: rate returns every series"),
     ("by an unknown label", {**ACTIVE, "by": "instance"}, "by: a label hikaricp_connections_active does not have"),
     ("by le", {**REQUESTS, "by": "le"}, "by: a label"),
     ("by PromQL", {**ACTIVE, "by": "service) (up"}, "by: a label"),
@@ -130,9 +129,8 @@ def test_stripped_values_pass_and_every_allowed_shape_validates() -> None:
     for name, definition in MetricsToolSettings().metrics.items():
         for aggregation in AGGREGATIONS[definition.type]:
             model.model_validate({"metric": name, "aggregation": aggregation})
-            if aggregation != "rate":
-                for label in definition.labels:
-                    model.model_validate({"metric": name, "aggregation": aggregation, "by": label})
+            for label in definition.labels:
+                model.model_validate({"metric": name, "aggregation": aggregation, "by": label})
             model.model_validate(
                 {"metric": name, "aggregation": aggregation, "matchers": dict.fromkeys(definition.labels, "x")}
             )
@@ -185,3 +183,20 @@ def test_the_description_lists_the_configured_metrics_and_what_the_tool_is_not_f
     model.model_validate({"metric": "queue_depth", "aggregation": "max", "by": "queue"})
     with pytest.raises(ValueError, match="does not apply to a gauge"):
         model.model_validate({"metric": "queue_depth", "aggregation": "rate"})
+
+
+def test_by_works_with_every_aggregation_the_description_says_it_groups(clock: ManualClock) -> None:
+    """The description, the schema and the tool agree: ``by`` groups rate too (summed per value of the label)."""
+    spec = query_metrics_spec(MetricsToolSettings().metrics, MetricsBudget())
+    assert "by — optional label to group rate, sum, avg, max or a percentile by" in spec.description
+    by = spec.parameters_schema()["properties"]["by"]["description"]
+    assert by.startswith("Optional label to group rate, sum, avg, max or a percentile by")
+    for arguments in (
+        {**CALLBACKS, "by": "outcome"},
+        {"metric": REQUESTS["metric"], "aggregation": "rate", "by": "status"},
+    ):
+        source = ScriptedSource()
+        raw = make_tool(clock, source=source).run("call-1", arguments)
+        assert failure_of(raw) is None, raw
+        assert raw["scope"]["promql"].startswith(f"sum by ({arguments['by']}) (rate(")
+        assert raw["scope"]["aggregation"] == "rate" and raw["scope"]["by"] == arguments["by"]

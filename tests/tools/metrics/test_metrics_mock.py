@@ -113,6 +113,37 @@ def test_rate_extrapolates_as_prometheus_does(small: Path) -> None:
     assert points[(("job", "mail"),)][END] == "1"
 
 
+CALLS = """
+interval: 15s
+buckets: [0.1, 1]
+latency:
+  fast: {0.1: 1}
+metrics:
+  calls_total:
+    type: counter
+    series:
+      - labels: {outcome: ok, host: a}
+        segments: [{from: 1h, rate: 2}]
+      - labels: {outcome: ok, host: b}
+        segments: [{from: 1h, rate: 1}]
+      - labels: {outcome: error, host: a}
+        segments: [{from: 1h, rate: 0.5}]
+"""
+
+
+def test_rate_by_a_label_sums_the_rates_of_each_value(tmp_path: Path) -> None:
+    path = tmp_path / "calls.yaml"
+    path.write_text(CALLS, encoding="utf-8")
+    steps = [END - 60 + 15 * i for i in range(5)]
+    by_outcome = _points(path, _query("calls_total", "counter", "rate", "outcome", lookback_s=60))
+    assert by_outcome == {
+        (("outcome", "error"),): dict.fromkeys(steps, "0.5"),
+        (("outcome", "ok"),): dict.fromkeys(steps, "3"),
+    }
+    assert by_outcome == _points(path, _query("calls_total", "counter", "sum", "outcome", lookback_s=60))
+    assert len(_points(path, _query("calls_total", "counter", "rate", lookback_s=60))) == 3  # no by: every series
+
+
 def test_aggregations_group_by_the_label_and_drop_the_others(small: Path) -> None:
     assert set(_points(small, _query("queue_depth", "gauge", "avg"))) == {()}
     assert _points(small, _query("queue_depth", "gauge", "avg", lookback_s=60))[()][END] == "16"

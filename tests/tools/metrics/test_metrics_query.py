@@ -28,6 +28,8 @@ SHAPES: list[tuple[str, MetricType, Aggregation, str | None, dict[str, str], str
         TWO,
         'rate(payment_order_callback_total{outcome="ERR_TIMEOUT",service="payment-service"}[1m])',
     ),
+    # rate by a label: the per-second rates summed per value of it
+    (CALLBACKS, "counter", "rate", "outcome", {}, "sum by (outcome) (rate(payment_order_callback_total[1m]))"),
     (CALLBACKS, "counter", "sum", None, {}, "sum(rate(payment_order_callback_total[1m]))"),
     (CALLBACKS, "counter", "sum", "outcome", {}, "sum by (outcome) (rate(payment_order_callback_total[1m]))"),
     (
@@ -82,6 +84,14 @@ SHAPES: list[tuple[str, MetricType, Aggregation, str | None, dict[str, str], str
         'sum(rate(http_server_requests_seconds_count{service="order-service"}[1m]))',
     ),
     (REQUESTS, "histogram", "sum", "status", {}, "sum by (status) (rate(http_server_requests_seconds_count[1m]))"),
+    (
+        REQUESTS,
+        "histogram",
+        "rate",
+        "status",
+        ORDER,
+        'sum by (status) (rate(http_server_requests_seconds_count{service="order-service"}[1m]))',
+    ),
     (
         REQUESTS,
         "histogram",
