@@ -50,9 +50,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from harness.gate.arithmetic import check as shown_arithmetic
+from harness.gate.arithmetic import durations_in_two_units
 from harness.gate.compounds import joined
 from harness.gate.computed import computed
-from harness.gate.derivation import derived, held
+from harness.gate.derivation import agrees, derived, held
 from harness.gate.evidence import Grounds, Held
 from harness.gate.moments import Moment, same_moment
 from harness.gate.scope_naming import names_scope
@@ -127,13 +129,22 @@ def unsupported(
         moments += [m for m in extra.moments if _held_moment(m, found)]
         arithmetic = arithmetic or bool(_ARITHMETIC.search(other))
     operands += [n for n in tokens.numbers if n not in operands and computed(n, tokens, found)]
+    for whole, parts in durations_in_two_units(tokens.text, tokens.numbers):
+        if any(part not in operands for part in parts) and (
+            held(whole, found) or computed(whole, tokens, found) or derived(whole, operands, moments, arithmetic)
+        ):
+            operands += [part for part in parts if part not in operands]
     pending = [n for n in tokens.numbers if n not in operands]
+    wrong = shown_arithmetic(tokens.text, tokens.numbers, operands, agrees).wrong
     while pending:  # a derived value may be the operand of the next one (19 = 12 + 6 + 1, then 6/19 = 32%)
-        shown = [n for n in pending if derived(n, operands, moments, arithmetic)]
+        shown_work = shown_arithmetic(tokens.text, tokens.numbers, operands, agrees).shown
+        shown = [n for n in pending if n in shown_work or derived(n, operands, moments, arithmetic)]
+        shown = [n for n in shown if n not in wrong]
         if not shown:
             break
         operands += shown
         pending = [n for n in pending if n not in shown]
+    pending += [n for n in wrong if n not in pending]
     missing += [Missing(number.written, held(number, asked)) for number in pending]
     return list({item.written: item for item in missing}.values())
 

@@ -1,0 +1,323 @@
+"""Shown arithmetic, checked as arithmetic.
+
+A chain is numbers joined by operators (+ − × ÷ / *, 加 减 乘以 除以, plus minus times divided by) and brackets, ending
+in a result after = / ≈ / 约 / 约等于 / about: ``0.1968 × 61 ≈ 12.00``, ``(72 + 58) / 130 = 100%``. Each chain is
+computed with the usual precedence; its result holds when it is the computed value at the precision it is written
+with (``≈ 12.00`` for 12.0048; ≈ also one step off, for intermediate results that were rounded), or as its
+qualifier allows (约 60 for 61 is not, 约 61% for 0.6101 is), a percentage being the computed fraction × 100 when no
+operand is one. A chain's leaves must be grounded, or a conversion constant (60, 100, 1000, 3600, 1024 …); the
+result of one chain is a grounded leaf of the next. A chain whose leaves are all numbers and whose result is not
+what they give is a wrong step: refused, even where its result is grounded elsewhere.
+
+Two restatements of a computed value are read with it: a percentage of a computed or grounded fraction (``≈ 0.61，即约
+61%``) and a rate per minute or per hour of a grounded rate per second (``0.45 次/秒，即每分钟约 27 次``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal, DivisionByZero, InvalidOperation
+
+from harness.gate.quantities import unit_class, unit_factor
+from harness.gate.specificity import precision_step
+from harness.gate.tokens import APPROX, Number
+
+CONSTANTS = frozenset(Decimal(value) for value in (60, 100, 1000, 3600, 24, 1024, 86400))
+"""Factors of a unit conversion: a leaf that needs no grounding (``× 60``, ``/ 1000``, ``× 100%``)."""
+
+_OPERATORS = {
+    "+": "+", "加": "+", "加上": "+", "plus": "+",
+    "-": "-", "−": "-", "–": "-", "减": "-", "减去": "-", "minus": "-",
+    "×": "*", "*": "*", "x": "*", "X": "*", "乘": "*", "乘以": "*", "times": "*",
+    "÷": "/", "/": "/", "除以": "/", "divided by": "/", "over": "/",
+}  # fmt: skip
+_OPERATOR_WORDS = "|".join(re.escape(word) for word in sorted(_OPERATORS, key=len, reverse=True))
+_BRACKETS = r"[ \t(（)）]*"
+_OPERATOR_GAP = re.compile(_BRACKETS + r"(?P<op>" + _OPERATOR_WORDS + r")" + _BRACKETS)
+_RESULT_GAP = re.compile(
+    r"[ \t)）]*(?:(?:=|≈|≒|~=|约等于|约为|约|等于|大约|→|->|is about|is|about|approximately|roughly)[ \t]*(?:约|≈|~)?"
+    r"|[，,][ \t]*(?:即|也就是|i\.e\.,?|that is,?)?[ \t]*(?:约|≈|~|about|approximately|roughly))[ \t]*",
+    re.IGNORECASE,
+)
+"""What stands between a chain and its result: ``=``, ``≈``, 约等于 …, or a comma and a qualifier (``，约 80%``)."""
+_BREAKDOWN_OPEN = re.compile(r"[ \t]*[(（]")
+_BREAKDOWN_CLOSE = re.compile(r"[)）]")
+_OPEN_BEFORE = re.compile(r"[(（][ \t]*$")
+_EVENTS = r"^[ \t]*(?:次|条|个|笔|requests?|errors?|events?|calls?)?[ \t]*"
+_PER_SECOND = re.compile(_EVENTS + r"(?:/[ \t]*(?:s|sec|秒)\b|/秒|每秒|per second)")
+_PER_MINUTE_AFTER = re.compile(_EVENTS + r"(?:/[ \t]*(?:min|分钟)|/分|每分钟|per minute)")
+_PER_MINUTE_BEFORE = re.compile(r"(?:每分钟|per minute)[^0-9]{0,4}$", re.IGNORECASE)
+_PER_HOUR_AFTER = re.compile(_EVENTS + r"(?:/[ \t]*(?:h|hour|小时)|每小时|per hour)")
+_PER_HOUR_BEFORE = re.compile(r"(?:每小时|per hour)[^0-9]{0,4}$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Chain:
+    """One written computation: its leaves with the operators between them (and brackets), and its result."""
+
+    leaves: tuple[Number, ...]
+    expression: str
+    """The computation over placeholders ``{0}``, ``{1}`` … for the leaves, in Python's syntax."""
+    result: Number
+
+
+@dataclass(frozen=True)
+class Checked:
+    shown: list[Number]
+    """Results of chains that hold, and restatements of a grounded value: grounded now."""
+    wrong: list[Number]
+    """Results of chains whose leaves are numbers and whose value is not what the step gives."""
+
+
+def chains(text: str, numbers: Sequence[Number]) -> list[Chain]:
+    """The chains written in ``text`` over its ``numbers`` (in order of appearance). A result written inside
+    brackets is the result of what those brackets hold: ``0.3993 / (0.3993 + 0.1008 = 0.5001)``."""
+    ordered = sorted((n for n in numbers if n.at >= 0), key=lambda n: n.at)
+    found: list[Chain] = []
+    index = 0
+    while index < len(ordered):
+        steps = [_Step("", "", _opening(text, ordered[index]))]
+        opened = [0] * steps[0].opening
+        cursor = index
+        while cursor + 1 < len(ordered) and ordered[cursor + 1].at != ordered[cursor].at:
+            gap = text[_end(ordered[cursor]) : ordered[cursor + 1].at]
+            operator = _OPERATOR_GAP.fullmatch(gap)
+            if operator is None:
+                break
+            closing = _brackets(gap[: operator.start("op")], ")）")
+            opening = _brackets(gap[operator.end("op") :], "(（")
+            del opened[max(0, len(opened) - closing) :]
+            opened += [len(steps)] * opening
+            steps.append(_Step(")" * closing, _OPERATORS[operator["op"]], opening))
+            cursor += 1
+        if len(steps) >= 2 and cursor + 1 < len(ordered):
+            gap = text[_end(ordered[cursor]) : ordered[cursor + 1].at]
+            if _RESULT_GAP.fullmatch(gap):
+                del opened[max(0, len(opened) - _brackets(gap, ")）")) :]
+                first = opened[-1] if opened else 0
+                if len(steps) - first >= 2:
+                    leaves = tuple(ordered[index + first : cursor + 1])
+                    found.append(Chain(leaves, _expression(steps[first:]), ordered[cursor + 1]))
+                index = cursor + 1  # the result may lead the next chain: 12.00 + 18.78 = 30.78 / 2 = 15.39
+                continue
+        index += 1
+    return found
+
+
+@dataclass(frozen=True)
+class _Step:
+    """How a leaf joins the chain: the brackets it closes before its operator, the operator, the brackets it opens."""
+
+    closing: str
+    operator: str
+    opening: int
+
+
+def _expression(steps: Sequence[_Step]) -> str:
+    parts = ["(" * steps[0].opening + "{0}"]
+    parts += [f"{step.closing}{step.operator}{'(' * step.opening}{{{i}}}" for i, step in enumerate(steps[1:], 1)]
+    return _balanced("".join(parts))
+
+
+def check(
+    text: str, numbers: Sequence[Number], grounded: Sequence[Number], agrees: Callable[[Number, Decimal], bool]
+) -> Checked:
+    """Which numbers of ``text`` its shown arithmetic grounds, and which results it gets wrong.
+
+    ``grounded``: the numbers already grounded (by the evidence, or derived). Chains are checked until no new
+    result is grounded, so a result may be a leaf of a later chain wherever it is written."""
+    known = list(grounded)
+    shown: list[Number] = []
+    wrong: list[Number] = []
+    pending = chains(text, numbers)
+    progress = True
+    while pending and progress:
+        progress = False
+        for chain in list(pending):
+            value = _value(chain)
+            if value is None:
+                pending.remove(chain)
+                continue
+            if not _holds(chain.result, value, _percent_leaf(chain), agrees):
+                wrong.append(chain.result)
+                pending.remove(chain)
+                continue
+            if all(leaf in known or leaf.value in CONSTANTS for leaf in chain.leaves):
+                if chain.result not in known:
+                    known.append(chain.result)
+                    shown.append(chain.result)
+                pending.remove(chain)
+                progress = True
+    for total, parts in breakdowns(text, numbers):
+        if total not in known and all(part in known for part in parts) and agrees(total, sum(p.value for p in parts)):
+            known.append(total)
+            shown.append(total)
+    restated = [n for n in numbers if n not in known and n not in wrong and _restates(text, n, known, agrees)]
+    return Checked(shown + restated, wrong)
+
+
+def breakdowns(text: str, numbers: Sequence[Number]) -> list[tuple[Number, tuple[Number, ...]]]:
+    """Each number followed by its parts in brackets: ``TIMEOUT 6 笔（ALIPAY 3、CARD 1、WECHAT 2）``, ``92 条（72 +
+    20）``: the total of two or more numbers of one kind, named or not."""
+    ordered = sorted((n for n in numbers if n.at >= 0), key=lambda n: n.at)
+    found: list[tuple[Number, tuple[Number, ...]]] = []
+    for index, total in enumerate(ordered):
+        opening = _BREAKDOWN_OPEN.match(text, _end(total))
+        if opening is None:
+            continue
+        close = _BREAKDOWN_CLOSE.search(text, opening.end())
+        if close is None:
+            continue
+        parts = tuple(n for n in ordered[index + 1 :] if opening.end() <= n.at < close.start())
+        kind = unit_class(total.unit) in (None, "count")
+        if len(parts) >= 2 and kind and all(unit_class(part.unit) in (None, "count") for part in parts):
+            found.append((total, parts))
+    return found
+
+
+def _restates(text: str, number: Number, known: Sequence[Number], agrees: Callable[[Number, Decimal], bool]) -> bool:
+    """The value of a known number again (``= 6 笔，即 10 笔中 6 笔``), a percentage of a known fraction, or a rate
+    per minute / per hour of a known rate per second."""
+    if any(k.value == number.value and k.unit in (None, number.unit) for k in known):
+        return True
+    if unit_class(number.unit) == "percent":
+        fractions = [n.value for n in known if n.unit is None and 0 < n.value <= 1]
+        return any(agrees(number, fraction * 100) for fraction in fractions)
+    after, before = text[_end(number) : _end(number) + 16], text[max(0, number.at - 12) : number.at]
+    per_minute = bool(_PER_MINUTE_AFTER.match(after) or _PER_MINUTE_BEFORE.search(before))
+    per_hour = bool(_PER_HOUR_AFTER.match(after) or _PER_HOUR_BEFORE.search(before))
+    if not (per_minute or per_hour):
+        return False
+    factor = Decimal(60) if per_minute else Decimal(3600)
+    rates = [n.value for n in known if _PER_SECOND.match(text[_end(n) : _end(n) + 16])]
+    return any(agrees(number, rate * factor) for rate in rates)
+
+
+def _holds(result: Number, value: Decimal, percent_leaf: bool, agrees: Callable[[Number, Decimal], bool]) -> bool:
+    values = [value]
+    if unit_class(result.unit) == "percent" and not percent_leaf:
+        values.append(value * 100)
+    step = precision_step(result.value)
+    reach = step if result.qualifier == APPROX else step / 2  # ≈ also allows for rounded intermediate results
+    for candidate in values:
+        if abs(candidate - result.value) <= reach:
+            return True
+        if result.qualifier == APPROX and agrees(result, candidate):
+            return True
+    return False
+
+
+def _value(chain: Chain) -> Decimal | None:
+    """The chain computed over its leaves' values (a percentage leaf as its fraction); None when it cannot be."""
+    values = [leaf.value / 100 if unit_class(leaf.unit) == "percent" else leaf.value for leaf in chain.leaves]
+    try:
+        return _Evaluator(chain.expression.format(*(f"v{i}" for i in range(len(values)))), values).value()
+    except (DivisionByZero, InvalidOperation, ZeroDivisionError, ValueError, IndexError):
+        return None
+
+
+def _percent_leaf(chain: Chain) -> bool:
+    return any(unit_class(leaf.unit) == "percent" for leaf in chain.leaves)
+
+
+def _end(number: Number) -> int:
+    return number.at + len(number.written)
+
+
+def _opening(text: str, number: Number) -> int:
+    match = _OPEN_BEFORE.search(text, 0, number.at)
+    return 0 if match is None else _brackets(text[match.start() : number.at], "(（")
+
+
+def _brackets(text: str, kinds: str) -> int:
+    return sum(text.count(kind) for kind in kinds)
+
+
+def _balanced(expression: str) -> str:
+    """The expression with unmatched brackets dropped (a bracket the text opened before the chain, or closes after)."""
+    depth, kept = 0, []
+    for char in expression:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            if depth == 0:
+                continue
+            depth -= 1
+        kept.append(char)
+    return "".join(kept) + ")" * depth
+
+
+class _Evaluator:
+    """A recursive-descent reading of ``+ - * /`` with brackets over named values ``v0``, ``v1`` …"""
+
+    _TOKEN = re.compile(r"v\d+|[()+\-*/]")
+
+    def __init__(self, expression: str, values: Sequence[Decimal]) -> None:
+        self._tokens = self._TOKEN.findall(expression)
+        self._values = values
+        self._at = 0
+
+    def value(self) -> Decimal:
+        result = self._sum()
+        if self._at != len(self._tokens):
+            raise ValueError("trailing tokens")
+        return result
+
+    def _peek(self) -> str | None:
+        return self._tokens[self._at] if self._at < len(self._tokens) else None
+
+    def _take(self) -> str:
+        token = self._tokens[self._at]
+        self._at += 1
+        return token
+
+    def _sum(self) -> Decimal:
+        total = self._product()
+        while self._peek() in ("+", "-"):
+            total = total + self._product() if self._take() == "+" else total - self._product()
+        return total
+
+    def _product(self) -> Decimal:
+        total = self._leaf()
+        while self._peek() in ("*", "/"):
+            total = total * self._leaf() if self._take() == "*" else total / self._leaf()
+        return total
+
+    def _leaf(self) -> Decimal:
+        token = self._take()
+        if token == "(":
+            inner = self._sum()
+            if self._take() != ")":
+                raise ValueError("unclosed bracket")
+            return inner
+        if token.startswith("v"):
+            return self._values[int(token[1:])]
+        raise ValueError(f"unexpected {token}")
+
+
+_DURATION_JOIN = re.compile(r"[ \t]*(?:零|又|and)?[ \t]*")
+
+
+def durations_in_two_units(text: str, numbers: Sequence[Number]) -> list[tuple[Number, tuple[Number, Number]]]:
+    """Each duration written in two units (``24 分 25 秒``, ``1 h 5 min``, ``2 分钟 3 秒``) as one quantity in the
+    smaller unit, with the two numbers it is written as."""
+    ordered = sorted((n for n in numbers if n.at >= 0 and unit_class(n.unit) == "time"), key=lambda n: n.at)
+    joined: list[tuple[Number, tuple[Number, Number]]] = []
+    for first, second in itertools.pairwise(ordered):
+        if not _DURATION_JOIN.fullmatch(text[_end(first) : second.at]):
+            continue
+        big, small = unit_factor(first.unit or "s"), unit_factor(second.unit or "s")
+        if big <= small or first.value != first.value.to_integral_value():
+            continue
+        whole = Number(
+            first.value * big / small + second.value,
+            second.unit,
+            text[first.at : _end(second)],
+            first.qualifier or second.qualifier,
+            at=first.at,
+        )
+        joined.append((whole, (first, second)))
+    return joined
