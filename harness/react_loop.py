@@ -22,7 +22,7 @@ from harness.json_reader import MODEL_OUTPUT, JsonRejected, read_json
 from harness.messages import AgentTask, ChatMessage, ModelRequest
 from harness.ports import AgentGateway
 
-PROMPT_VERSION = "diagnosis-v5"
+PROMPT_VERSION = "diagnosis-v6"
 PLAN_INSTRUCTION = (
     '先只输出排查计划，一个 JSON 对象：{"plan": ["步骤1", "步骤2", "步骤3"]}。3–5 步，每步一句话，'
     "只写准备查什么，不写 SQL、参数或推理过程。"
