@@ -2,10 +2,11 @@
 
 A command is found where a known program's name starts a word (``kubectl``, ``helm``, ``redis-cli``, ``mysql``,
 ``systemctl``, ``curl`` …, in code or in prose) or in a code span; SQL where a statement keyword starts a code span
-or a run of ASCII text that sqlglot parses. Shell words are split with :mod:`shlex`; a pipeline or a list
-(``|``, ``&&``, ``;``) is read command by command, and writing a file (``>``, ``tee``) is a side effect.
-Each program is judged by its subcommand or method; SQL is read-only only as SELECT (without FOR UPDATE or INTO),
-SHOW, DESCRIBE or EXPLAIN. A command that cannot be read is not read-only.
+or a run of ASCII text that sqlglot parses (in prose, up to a word that names statements or the prose after it).
+Shell words are split with :mod:`shlex`; a pipeline or a list (``|``, ``&&``, ``;``) is read command by command,
+and writing a file (``>``, ``tee``) is a side effect. Each program is judged by its subcommand or method; SQL is
+read-only only as SELECT (without a lock: FOR UPDATE, FOR SHARE, LOCK IN SHARE MODE; or INTO), SHOW, DESCRIBE or
+EXPLAIN (EXPLAIN ANALYZE only of such a SELECT). A command that cannot be read is not read-only.
 """
 
 from __future__ import annotations
@@ -36,6 +37,18 @@ _PROSE_ONLY = re.compile(
     re.I,
 )
 """Statements sqlglot parses in full when they are SQL: in prose, one it cannot parse is words that name it."""
+_NAMING_NOUN = re.compile(r"(?:statements?|quer(?:y|ies)|commands?)[.,;:)]?")
+"""A word after a statement in prose that names statements of its kind (the slow UPDATE biz_order statements)."""
+_SQL_WORDS = frozenset(
+    re.findall(
+        r"\w+",
+        "and or not in is null like between as on by from where select limit offset order group asc desc set values "
+        "into join left right inner outer cross for update share mode lock with distinct having union all case when "
+        "then else end exists interval day hour minute second if default nowait skip locked",
+    )
+)
+"""Lower-case words a statement may hold: prose after a statement is read where two words that are none of these
+follow each other."""
 _TERMINATOR = re.compile(r"\s*(?:\\[Gg]|;)\s*$")
 """The mysql client's ``\\G`` (vertical output) or a final ``;``: how the statement ends, not part of it."""
 _ASCII_RUN = re.compile(r"[\x20-\x7e]+")
@@ -124,8 +137,33 @@ def _prose_candidates(text: str) -> Iterator[tuple[int, int]]:
     for pattern in (_PROGRAM, _SQL_START):
         for match in pattern.finditer(text):
             run = _ASCII_RUN.match(text, match.start())
-            if run is not None:
-                yield match.start(), run.end()
+            if run is None:
+                continue
+            sql = pattern is _SQL_START
+            yield match.start(), _statement_end(text, match.start(), run.end()) if sql else run.end()
+
+
+def _statement_end(text: str, start: int, end: int) -> int:
+    """Where a statement written in prose ends: before a word that names statements (the UPDATE biz_order
+    statements) or before the prose that goes on after it (… FOR UPDATE returns the row, … to remove the duplicate):
+    two plain lower-case words that are no SQL, with the lower-case words just before them."""
+    words = [(word.start(), word.group()) for word in re.finditer(r"\S+", text[start:end])]
+    outside = [text.count("'", start, start + at) % 2 == 0 for at, _ in words]
+    for index in range(1, len(words)):
+        at, word = words[index]
+        if not outside[index]:
+            continue
+        if _NAMING_NOUN.fullmatch(word):
+            return start + at
+        if index + 1 < len(words) and outside[index + 1] and _prose_word(word) and _prose_word(words[index + 1][1]):
+            while index > 1 and outside[index - 1] and re.fullmatch(r"[a-z]+", words[index - 1][1]):
+                index -= 1
+            return start + words[index][0]
+    return end
+
+
+def _prose_word(word: str) -> bool:
+    return bool(re.fullmatch(r"[a-z]+", word)) and word not in _SQL_WORDS
 
 
 def _judge(text: str, *, in_code: bool) -> bool | None:
@@ -162,8 +200,9 @@ def sql_read_only(text: str, *, prose: bool = False) -> bool | None:
 
 
 def _reads(statement: exp.Expression, text: str) -> bool:
-    if isinstance(statement, exp.Describe) and re.search(r"\bANALYZE\b", text, re.IGNORECASE):
-        return isinstance(statement.this, exp.Select)  # EXPLAIN ANALYZE runs the statement it explains
+    if isinstance(statement, exp.Describe):  # EXPLAIN shows a plan; EXPLAIN ANALYZE runs the statement it explains
+        analyzed = re.search(r"\bANALYZE\b", text, re.IGNORECASE)
+        return not analyzed or (isinstance(statement.this, exp.Select) and _reads(statement.this, text))
     if any(function.name.lower() in _ACTING_FUNCTIONS for function in statement.find_all(exp.Anonymous)):
         return False
     return isinstance(statement, _READ_SQL) and statement.find(exp.Lock, exp.Into) is None
