@@ -57,7 +57,7 @@ from harness.gate.computed import computed
 from harness.gate.derivation import agrees, derived, held
 from harness.gate.evidence import Grounds, Held
 from harness.gate.moments import Moment, same_moment
-from harness.gate.scope_naming import names_scope
+from harness.gate.scope_naming import names_scope, paired_ends
 from harness.gate.tokens import Identifier, tokenize
 
 _ARITHMETIC = re.compile(r"[×*÷]|乘以|乘|(?<![A-Za-z])x(?=\s*\d)")
@@ -114,10 +114,17 @@ def unsupported(
         if not (only_asked and named(identifier.at, identifier.written)):
             missing.append(Missing(identifier.written, only_asked))
     moments = []
+    partner = paired_ends(tokens.text, tokens.moments)
+    by_place = {moment.at: moment for moment in tokens.moments}
+
+    def named_moment(moment: Moment) -> bool:
+        if named(moment.at, moment.written, moment=True):
+            return True
+        other = by_place.get(partner.get(moment.at, -1))
+        return other is not None and named(other.at, other.written, moment=True)
+
     for moment in tokens.moments:
-        if _held_moment(moment, found) or (
-            _held_moment(moment, asked) and named(moment.at, moment.written, moment=True)
-        ):
+        if _held_moment(moment, found) or (_held_moment(moment, asked) and named_moment(moment)):
             moments.append(moment)
         else:
             missing.append(Missing(moment.written, _held_moment(moment, asked)))

@@ -152,6 +152,7 @@ def test_the_snapshot_holds_the_exact_evidence_of_each_tool() -> None:
                 {
                     "source_type": "MYSQL",
                     "source": "order_db",
+                    "tables": ["order_db.biz_order"],  # the validated tables are what was queried, found
                     "scope": f'{MYSQL_RAW["sql"]} params=["PAYING"]',
                     "asked": ["PAYING", "50"],
                     "selection": {"status": "PAYING"},  # every returned row meets the WHERE equality
@@ -185,6 +186,7 @@ def test_no_evidence_keeps_the_scope_and_the_zero_count() -> None:
         {
             "source_type": "MYSQL",
             "source": "order_db",
+            "tables": ["order_db.biz_order"],
             "scope": f'{MYSQL_RAW["sql"]} params=["PAYING"]',
             "asked": ["PAYING", "50"],
             "columns": ["id", "status", "phone"],

@@ -94,6 +94,7 @@ def evidence(result: MysqlResult, found: bool) -> list[dict[str, Any]]:
         {
             "source_type": SOURCE_TYPE,
             "source": result.scope.data_source,
+            "tables": list(result.scope.tables),
             "scope": scope(result).queried,
             "asked": asked(result),
             **({"selection": selected} if selected else {}),

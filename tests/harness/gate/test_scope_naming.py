@@ -1,0 +1,53 @@
+"""What a call asked with is its scope, in any words: a sentence may name the window, filter or set it queried; a
+finding about those values is still grounded only by what came back."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.gate import ClaimPolicy
+from harness.gate.evidence import ASKED_KEY, SCOPE_KEY, evidence_of
+from harness.gate.grounding import ungrounded
+
+NON_FACTS = ClaimPolicy.default().non_facts
+
+COUNT = {
+    "source_type": "MYSQL",
+    SCOPE_KEY: "SELECT channel, status, COUNT(payment_id) FROM payment_record WHERE created_at >= ? AND created_at < ? "
+    'GROUP BY channel, status params=["2026-12-06 20:30:00", "2026-12-06 21:11:00"]',
+    ASKED_KEY: ["2026-12-06 20:30:00", "2026-12-06 21:11:00"],
+    "rows": [{"channel": "ALIPAY", "status": "TIMEOUT", "COUNT(payment_id)": 8}],
+}
+
+
+def _missing(claim: str) -> list[str]:
+    return ungrounded(claim, evidence_of([COUNT]), non_facts=NON_FACTS)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "按 2026-12-06 20:30:00 至 21:11:00 创建时间统计 payment_record，共 8 笔",
+        "以 created_at 在 2026-12-06 20:30:00 到 2026-12-06 21:11:00 之间为条件统计 payment_record，"
+        "ALIPAY TIMEOUT 8 笔",
+        "Among payment_record rows with created_at in [2026-12-06 20:30:00, 2026-12-06 21:11:00) (a query condition), "
+        "8 are ALIPAY TIMEOUT",
+        "From 2026-12-06 20:30:00 to 21:11:00 (the params of the query), payment_record holds 8 ALIPAY TIMEOUT rows",
+        "查询窗口：2026-12-06 20:30:00 ~ 2026-12-06 21:11:00；ALIPAY TIMEOUT 共 8 笔",
+        "For payments created between 2026-12-06 20:30:00 and 21:11:00, ALIPAY TIMEOUT: 8",
+    ],
+)
+def test_the_window_of_a_count_named_as_its_window(claim: str) -> None:
+    assert _missing(claim) == []
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "支付在 2026-12-06 21:11:00 全部超时",
+        "The first timeout was at 2026-12-06 20:30:00",
+        "ALIPAY 自 2026-12-06 20:30:00 起故障，持续到 21:11:00 才恢复",
+    ],
+)
+def test_a_queried_time_stated_as_a_finding_is_refused(claim: str) -> None:
+    assert _missing(claim) != []
