@@ -115,7 +115,9 @@ KIND = EvidenceKind(
     source_type=SOURCE_TYPE,
     spec=lambda config: query_logs_spec(config.harness.logs),
     projector=lambda config: QueryLogsResultProjector(config.harness.logs),
-    build=lambda config, clock: QueryLogsTool(config.tools.query_logs, config.harness.logs, clock),
+    build=lambda config, clock: QueryLogsTool(
+        config.tools.query_logs, config.harness.logs, clock, run_deadline_s=config.harness.run.deadline
+    ),
     result=LogsResult,
     evidence=evidence,
     scope=scope,

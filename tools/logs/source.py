@@ -7,8 +7,11 @@ Loki, Elasticsearch …) is another ``LogSource`` and nothing else changes.
 
     {"seconds_ago": 1530, "topic": "APPLICATION", "service": "order-service", "level": "ERROR", "message": "…"}
 
-Times are relative: at query time an event is stamped ``clock.now() - seconds_ago``, so "the last 30 minutes"
-always holds the incident. Matching follows :mod:`tools.logs.matching`, applied to the *redacted* text, so
+Times are relative to the source's own clock: an event is stamped ``anchor - seconds_ago``, where ``anchor`` is
+``clock.now()`` at the first search. The anchor stays while searches keep coming and moves to the clock's now
+only after the source was not searched for longer than a run lasts (``run_deadline_s``): the calls of one run all
+see one clock, so the same event has the same timestamp in each of them, and a demo opened later still finds the
+incident in "the last 30 minutes". Matching follows :mod:`tools.logs.matching`, applied to the *redacted* text, so
 a secret value in a log line cannot be found by searching for it.
 """
 
@@ -23,12 +26,15 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
+from config.harness import RunSettings
 from contract.clock import Clock, isoformat
 from contract.secrets import redact
 from contract.vocabulary import HarnessError
 from tools.logs.matching import matches
 
 BUNDLED_DATASET = Path(__file__).resolve().parent / "data" / "mock_logs.jsonl"
+DEFAULT_RUN_DEADLINE_S = RunSettings().deadline
+"""How long a run lasts unless configured (``harness.run.deadline``): the mock clock holds at least that long."""
 
 
 class LogTopic(StrEnum):
@@ -89,33 +95,42 @@ class _MockRecord:
 
 
 class MockLogSource:
-    """The bundled (or a configured) JSONL dataset, loaded on first use and kept once it loaded cleanly."""
+    """The bundled (or a configured) JSONL dataset, loaded on first use and kept once it loaded cleanly; its events
+    are stamped relative to an anchor that holds for the calls of a run (see the module docstring)."""
 
     kind = "MOCK"
 
-    def __init__(self, clock: Clock, path: Path | None = None) -> None:
+    def __init__(self, clock: Clock, path: Path | None = None, run_deadline_s: float = DEFAULT_RUN_DEADLINE_S) -> None:
         self._clock = clock
         self._path = path or BUNDLED_DATASET
+        self._run_deadline_s = run_deadline_s
         self._records: list[_MockRecord] | None = None
+        self._anchor: datetime | None = None
+        self._last_search_s = 0.0
         self._lock = threading.Lock()
 
     def search(self, topic: LogTopic, terms: Sequence[str], start: datetime, end: datetime) -> list[LogEvent]:
-        now = self._clock.now()
+        records, anchor = self._load()
         found: list[LogEvent] = []
-        for record in self._load():
+        for record in records:
             if record.topic is not topic:
                 continue
-            timestamp = now - timedelta(seconds=record.seconds_ago)
+            timestamp = anchor - timedelta(seconds=record.seconds_ago)
             if start <= timestamp <= end and matches(terms, record.haystack):
                 found.append(LogEvent(timestamp, topic, record.service, record.level, record.message))
         found.sort(key=lambda event: event.timestamp)
         return found
 
-    def _load(self) -> list[_MockRecord]:
+    def _load(self) -> tuple[list[_MockRecord], datetime]:
         with self._lock:
             if self._records is None:
                 self._records = _read_dataset(self._path)
-            return self._records
+            searched_s = self._clock.monotonic()
+            # two searches further apart than a run lasts cannot be calls of one run: only then may the clock move
+            if self._anchor is None or searched_s - self._last_search_s > self._run_deadline_s:
+                self._anchor = self._clock.now()
+            self._last_search_s = searched_s
+            return self._records, self._anchor
 
 
 def _read_dataset(path: Path) -> list[_MockRecord]:

@@ -20,7 +20,7 @@ from contract.tool import INVALID_ARGUMENTS, ToolArguments, ToolResultProjector,
 from tools.logs.matching import query_terms
 from tools.logs.projector import QueryLogsResultProjector
 from tools.logs.settings import LogsToolSettings
-from tools.logs.source import LogSource, LogSourceUnavailable, LogTopic, MockLogSource
+from tools.logs.source import DEFAULT_RUN_DEADLINE_S, LogSource, LogSourceUnavailable, LogTopic, MockLogSource
 
 TOOL_NAME = "query_logs"
 LOGS_UNAVAILABLE = "LOGS_UNAVAILABLE"
@@ -99,15 +99,21 @@ def _argument_message(error: ValidationError) -> str:
 
 
 class QueryLogsTool:
-    """The ``query_logs`` evidence tool over a ``LogSource`` (the mock dataset unless one is given)."""
+    """The ``query_logs`` evidence tool over a ``LogSource`` (the mock dataset unless one is given, its clock held
+    for ``run_deadline_s``: :class:`tools.logs.source.MockLogSource`)."""
 
     def __init__(
-        self, settings: LogsToolSettings, budget: LogsBudget, clock: Clock, source: LogSource | None = None
+        self,
+        settings: LogsToolSettings,
+        budget: LogsBudget,
+        clock: Clock,
+        source: LogSource | None = None,
+        run_deadline_s: float = DEFAULT_RUN_DEADLINE_S,
     ) -> None:
         self._budget = budget
         self._clock = clock
         dataset = Path(settings.dataset) if settings.dataset else None
-        self._source: LogSource = source or MockLogSource(clock, dataset)
+        self._source: LogSource = source or MockLogSource(clock, dataset, run_deadline_s)
         self._default_minutes, self._max_minutes = _lookback_minutes(budget)
         self.spec = query_logs_spec(budget)
         self.projector: ToolResultProjector = QueryLogsResultProjector(budget)

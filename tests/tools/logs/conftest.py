@@ -16,9 +16,11 @@ from tools.logs.tool import QueryLogsTool
 Call = Callable[..., tuple[dict[str, Any], Projection]]
 
 
-def make_tool(clock: ManualClock, budget: LogsBudget | None = None, dataset: str | None = None) -> QueryLogsTool:
+def make_tool(
+    clock: ManualClock, budget: LogsBudget | None = None, dataset: str | None = None, run_deadline_s: float = 240.0
+) -> QueryLogsTool:
     settings = LogsToolSettings(concurrency=4, max_pending=16, dataset=dataset)
-    return QueryLogsTool(settings, budget or LogsBudget(), clock)
+    return QueryLogsTool(settings, budget or LogsBudget(), clock, run_deadline_s=run_deadline_s)
 
 
 @pytest.fixture

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from config.loader import parse_config
 from config.tool_budgets import LogsBudget
-from contract.clock import ManualClock
+from contract.clock import ManualClock, isoformat
 from contract.tool import INVALID_ARGUMENTS, EvidenceTool, failure_of
 from tests.tools.logs.conftest import Call, make_tool
+from tools.logs.kind import KIND
 from tools.logs.matching import query_terms, required_hits
 from tools.logs.tool import LOGS_UNAVAILABLE, QueryLogsTool
 
@@ -117,6 +119,39 @@ def test_mock_times_follow_the_clock(clock: ManualClock, tool: QueryLogsTool) ->
     after = tool.run("b", arguments)
     assert before["match_count"] == after["match_count"] > 0
     assert after["events"][0]["timestamp"] > before["events"][-1]["timestamp"]
+
+
+def test_the_calls_of_one_run_see_one_clock(clock: ManualClock, tool: QueryLogsTool) -> None:
+    arguments = {"topic": "SLOW_SQL", "query": "order_db biz_order", "lookback_minutes": 60}
+    first = tool.run("a", arguments)
+    for _ in range(5):  # later calls of the same run, each well within a run's deadline of the one before
+        clock.advance(47.5)
+        again = tool.run("b", arguments)
+        assert again["events"] == first["events"] and again["match_count"] == first["match_count"] == 9
+        assert again["scope"]["end_time"] > first["scope"]["end_time"]  # the window still ends now
+
+
+def test_the_mock_clock_moves_on_only_after_a_quiet_longer_than_a_run(clock: ManualClock) -> None:
+    tool = make_tool(clock, run_deadline_s=60.0)
+    arguments = {"topic": "SLOW_SQL", "query": "order_db biz_order"}
+    first = tool.run("a", arguments)
+    clock.advance(60)
+    assert tool.run("b", arguments)["events"] == first["events"]
+    clock.advance(60.5)  # no run that saw the old clock can still be running
+    moved = tool.run("c", arguments)
+    assert [event["timestamp"] for event in moved["events"]] == [
+        isoformat(datetime.fromisoformat(event["timestamp"]) + timedelta(seconds=120.5)) for event in first["events"]
+    ]
+
+
+def test_the_kind_holds_the_mock_clock_for_the_configured_run_deadline(clock: ManualClock) -> None:
+    tool = KIND.build(parse_config("harness:\n  run:\n    deadline: 90s\n", {}), clock)
+    arguments = {"topic": "SLOW_SQL", "query": "order_db biz_order"}
+    first = tool.run("a", arguments)
+    clock.advance(89)
+    assert tool.run("b", arguments)["events"] == first["events"]
+    clock.advance(91)
+    assert tool.run("c", arguments)["events"] != first["events"]
 
 
 def test_focused_query_finds_the_right_events(call: Call) -> None:
