@@ -12,17 +12,19 @@ from pydantic_core import PydanticCustomError
 from config.types import Section
 
 DEFAULT_CAPABILITIES = (
-    "SuperBiz 运维助手可以：1) 排查线上故障（例如支付超时、连接池耗尽），依据知识库、服务日志和订单库的只读查询给出"
-    "带证据引用的诊断报告；2) 回答内部知识库中的排障手册、错误码、数据字典等问题。所有诊断结论都经过证据校验和独立"
-    "审查，证据不足时只返回安全的降级说明，不会编造结论。它不会修改任何线上数据或配置。"
+    "SuperBiz 运维助手可以：1) 排查线上故障（例如支付超时、连接池耗尽），依据四类证据给出带证据引用的诊断报告："
+    "内部知识库、服务日志、订单库（MySQL）的只读查询和监控指标（Prometheus）；2) 回答内部知识库中的排障手册、错误码、"
+    "数据字典等问题。所有诊断结论都经过证据校验和独立审查，证据不足时只返回安全的降级说明，不会编造结论。它不会修改"
+    "任何线上数据或配置。"
 )
 DEFAULT_CAPABILITIES_EN = (
     "The SuperBiz operations assistant can: 1) investigate production incidents (for example payment timeouts or an "
-    "exhausted connection pool) and give a diagnosis report with evidence references, from the knowledge base, the "
-    "service logs and read-only queries of the order database; 2) answer questions about the runbooks, error codes, "
-    "data dictionary and other content of the internal knowledge base. Every diagnosis conclusion passes an evidence "
-    "check and an independent review; when the evidence is not enough it returns only a safe fallback and never "
-    "invents a conclusion. It never changes any production data or configuration."
+    "exhausted connection pool) and give a diagnosis report with evidence references, from four sources: the "
+    "knowledge base, the service logs, read-only queries of the order database (MySQL) and the monitoring metrics "
+    "(Prometheus); 2) answer questions about the runbooks, error codes, data dictionary and other content of the "
+    "internal knowledge base. Every diagnosis conclusion passes an evidence check and an independent review; when the "
+    "evidence is not enough it returns only a safe fallback and never invents a conclusion. It never changes any "
+    "production data or configuration."
 )
 
 

@@ -14,6 +14,7 @@ from harness.gate import GENERIC_PLAN
 from harness.gate.answers import plan_steps
 from harness.gate.policy import ClaimPolicy
 from harness.language import LANGUAGES, Language, language_of
+from tools.registry import BUNDLED
 
 
 def test_the_chinese_texts_are_the_spec_values() -> None:
@@ -79,3 +80,19 @@ def test_the_capability_text_of_each_language() -> None:
     # an operator's own text is never replaced by a built-in one that describes other capabilities
     own = SystemChatSettings.model_validate({"capabilities": "只能查日志。"})
     assert capabilities(own, "en") == "只能查日志。"
+
+
+SOURCE_NAMES = {
+    "KNOWLEDGE": ("知识库", "knowledge base"),
+    "LOG": ("日志", "logs"),
+    "MYSQL": ("MySQL", "MySQL"),
+    "METRIC": ("指标（Prometheus）", "metrics (Prometheus)"),
+}
+"""How the capability text of each language names each bundled evidence source."""
+
+
+def test_the_capability_text_names_every_bundled_evidence_source() -> None:
+    assert {kind.source_type for kind in BUNDLED.values()} == set(SOURCE_NAMES)
+    for chinese, english in SOURCE_NAMES.values():
+        assert chinese in DEFAULT_CAPABILITIES
+        assert english in DEFAULT_CAPABILITIES_EN
