@@ -43,8 +43,9 @@ _RESULT_GAP = re.compile(
     re.IGNORECASE,
 )
 """What stands between a chain and its result: ``=``, ``≈``, 约等于 …, or a comma and a qualifier (``，约 80%``)."""
-_BREAKDOWN_OPEN = re.compile(r"[ \t]*[(（]")
-_BREAKDOWN_CLOSE = re.compile(r"[)）]")
+_SENTENCE_END = re.compile(r"[。；;！!？?\n]|\.(?:\s|$)")
+_PART_GAP = re.compile(r"[ \t]*[、,，/+＋][ \t]*[^\d\s,，、。;；()（）:：]{0,24}[ \t]*[:：=]?[ \t]*")
+"""Between two parts of a breakdown: a separator, then at most a name (``、CARD ``, ``, WECHAT: ``, `` + ``)."""
 _OPEN_BEFORE = re.compile(r"[(（][ \t]*$")
 _EVENTS = r"^[ \t]*(?:次|条|个|笔|requests?|errors?|events?|calls?)?[ \t]*"
 _PER_SECOND = re.compile(_EVENTS + r"(?:/[ \t]*(?:s|sec|秒)\b|/秒|每秒|per second)")
@@ -152,7 +153,8 @@ def check(
                 pending.remove(chain)
                 progress = True
     for total, parts in breakdowns(text, numbers):
-        if total not in known and all(part in known for part in parts) and agrees(total, sum(p.value for p in parts)):
+        whole = sum((part.value for part in parts), Decimal(0))
+        if total not in known and all(part in known for part in parts) and agrees(total, whole):
             known.append(total)
             shown.append(total)
     restated = [n for n in numbers if n not in known and n not in wrong and _restates(text, n, known, agrees)]
@@ -160,21 +162,27 @@ def check(
 
 
 def breakdowns(text: str, numbers: Sequence[Number]) -> list[tuple[Number, tuple[Number, ...]]]:
-    """Each number followed by its parts in brackets: ``TIMEOUT 6 笔（ALIPAY 3、CARD 1、WECHAT 2）``, ``92 条（72 +
-    20）``: the total of two or more numbers of one kind, named or not."""
+    """Each count followed, in its sentence, by the parts it is made of: ``TIMEOUT 6 笔（ALIPAY 3、CARD 1、WECHAT
+    2）``, ``92 条（72 + 20）``, ``6 of 10 are TIMEOUT: ALIPAY 3, CARD 1, WECHAT 2``. The parts are the first list of
+    two or more counts after it (each after a separator and at most a name), and the total is that of a leading run
+    of them: ``10 笔中 6 笔`` after the list is not a part."""
     ordered = sorted((n for n in numbers if n.at >= 0), key=lambda n: n.at)
     found: list[tuple[Number, tuple[Number, ...]]] = []
     for index, total in enumerate(ordered):
-        opening = _BREAKDOWN_OPEN.match(text, _end(total))
-        if opening is None:
+        if unit_class(total.unit) not in (None, "count"):
             continue
-        close = _BREAKDOWN_CLOSE.search(text, opening.end())
-        if close is None:
-            continue
-        parts = tuple(n for n in ordered[index + 1 :] if opening.end() <= n.at < close.start())
-        kind = unit_class(total.unit) in (None, "count")
-        if len(parts) >= 2 and kind and all(unit_class(part.unit) in (None, "count") for part in parts):
-            found.append((total, parts))
+        sentence_end = _SENTENCE_END.search(text, _end(total))
+        stop = len(text) if sentence_end is None else sentence_end.start()
+        later = [n for n in ordered[index + 1 :] if n.at < stop and unit_class(n.unit) in (None, "count")]
+        for start, first in enumerate(later):
+            run = [first]
+            for part in later[start + 1 :]:
+                if not _PART_GAP.fullmatch(text, _end(run[-1]), part.at):
+                    break
+                run.append(part)
+            if len(run) >= 2:
+                found += [(total, tuple(run[:size])) for size in range(2, len(run) + 1)]
+                break
     return found
 
 

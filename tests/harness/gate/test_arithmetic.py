@@ -92,3 +92,18 @@ def test_a_computed_value_may_be_said_again_and_a_bare_chain_takes_its_result_af
     rates = {"series": [{"status": "ERR_TIMEOUT", "last": 0.3993}, {"status": "SUCCESS", "last": 0.1008}]}
     assert _missing("0.3993 / (0.3993 + 0.1008)，约 80% 的回调超时", rates) == []
     assert "70%" in _missing("0.3993 / (0.3993 + 0.1008)，约 70% 的回调超时", rates)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "共 10 笔（1+1+3+1+1+1+2）：TIMEOUT 6 笔（ALIPAY 3、CARD 1、WECHAT 2，10 笔中 6 笔，60%）",
+        "6 of 10 are TIMEOUT (60%): ALIPAY 3, CARD 1, WECHAT 2.",
+    ],
+)
+def test_a_count_and_the_list_of_its_parts_later_in_its_sentence(claim: str) -> None:
+    grouped = [("ALIPAY", "INIT", 1), ("ALIPAY", "SUCCESS", 1), ("ALIPAY", "TIMEOUT", 3), ("CARD", "SUCCESS", 1)]
+    grouped += [("CARD", "TIMEOUT", 1), ("WECHAT", "SUCCESS", 1), ("WECHAT", "TIMEOUT", 2)]
+    rows = {"rows": [{"channel": channel, "status": status, "n": n} for channel, status, n in grouped]}
+    assert _missing(claim, rows) == []
+    assert _missing(claim.replace("6", "8", 1), rows) != []
