@@ -35,6 +35,9 @@ class FixedTexts:
     """Streamed when the agent's own plan has fewer than three usable steps."""
     answer_in: str
     """What a prompt tells the model about the language of its answer."""
+    reason_in: str
+    """What the SemanticGuard's prompt tells it about the language of its ``reason`` (the audit's, read by whoever
+    reviews the run, in the language of the question)."""
 
 
 LIMITATION_CATEGORIES = (
@@ -92,6 +95,7 @@ ZH = FixedTexts(
         "汇总证据，给出结论、下一步行动和诊断范围说明",
     ),
     answer_in="用户用中文提问：用中文回答。",
+    reason_in="用户用中文提问：reason 用中文写。",
 )
 
 EN = FixedTexts(
@@ -142,6 +146,7 @@ EN = FixedTexts(
         "Summarise the evidence into a conclusion, next actions and the diagnosis scope",
     ),
     answer_in="The user asked in English: answer in English.",
+    reason_in="The user asked in English: write the reason in English.",
 )
 
 TEXTS: Mapping[Language, FixedTexts] = MappingProxyType({"zh": ZH, "en": EN})

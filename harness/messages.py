@@ -24,6 +24,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from harness.language import Language, language_of
+
 Role = Literal["router", "agent", "repair", "guard", "knowledge", "system_chat"]
 """Who is calling the model: budgets and token accounting are kept per role."""
 
@@ -157,7 +159,17 @@ class GuardRequest(Frozen):
     draft: dict[str, Any]
     """The user-visible draft (``Draft.user_visible()``)."""
     verified_evidence: list[dict[str, Any]]
-    """The snapshot (:func:`harness.snapshot.build_snapshot`)."""
+    """The snapshot (:func:`harness.snapshot.build_snapshot`), or its bounded view (:mod:`harness.guard_view`)."""
+    language: Language
+    """The language the guard writes its ``reason`` in: the question's (:func:`harness.language.language_of` of
+    ``query`` unless given). The prompt names it; it is no part of the guard's input (:meth:`content`)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _the_question_s_language(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "language" not in data and isinstance(data.get("query"), str):
+            return {**data, "language": language_of(data["query"])}
+        return data
 
     @model_validator(mode="after")
     def _no_internal_keys(self) -> GuardRequest:

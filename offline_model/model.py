@@ -6,7 +6,8 @@ It is not an LLM and says so in its label. It does each role's job from the mess
 * agent       -> a plan turn (``{"plan": [...]}``), tool turns (:mod:`offline_model.investigator`) and the
   Draft (:mod:`offline_model.writer`), all decided from the conversation so far — it keeps no memory;
 * repair      -> :mod:`offline_model.repair`;
-* guard       -> :mod:`offline_model.guard.review` (lexical support of each analysis against its evidence);
+* guard       -> :mod:`offline_model.guard.review` (lexical support of each analysis against its evidence; the
+  reason in the language the guard prompt asks for);
 * knowledge / system_chat -> :mod:`offline_model.answers`.
 
 Usage is a deterministic estimate (about four characters a token, messages and tool definitions) so budgets
@@ -24,6 +25,7 @@ from harness.messages import ModelReply, ModelRequest, ToolCall, Usage
 from harness.retry import FailureKind
 from offline_model import answers, investigator, router
 from offline_model.conversation import arguments_json, read
+from offline_model.guard.problem import asked_language
 from offline_model.guard.review import review
 from offline_model.json_io import dumps, json_object
 from offline_model.query_facts import extract
@@ -59,7 +61,8 @@ class OfflineChatModel:
             user = _last_user(request)
             return dumps(router.route(json_object(user), user)), ()
         if role == "guard":
-            return dumps(review(json_object(_last_user(request)))), ()
+            system = next((m.content or "" for m in request.messages if m.role == "system"), "")
+            return dumps(review(json_object(_last_user(request)), asked_language(system))), ()
         if role == "knowledge":
             return dumps(answers.knowledge_answer(json_object(_last_user(request)))), ()
         if role == "system_chat":

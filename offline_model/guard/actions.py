@@ -12,6 +12,7 @@ from offline_model.entities import SERVICE_PATTERN as SERVICE
 from offline_model.guard.claims import health
 from offline_model.guard.draft import Draft
 from offline_model.guard.evidence import NOT_FACTS
+from offline_model.guard.problem import Problem
 from offline_model.guard.tokens import SNAKE, UPPER
 from offline_model.lexical import leaf_text, normalise
 
@@ -32,28 +33,47 @@ _VERBS = (  # the verbs a prohibition and an action may share, each in its usual
 _QUALIFIER = re.compile(r"全部|所有|同时|一次性|大幅|\ball\b|\bevery\b|at once|simultaneous", re.I)
 
 
-def action_problem(d: Draft, text: str, item: dict[str, Any]) -> str | None:
+def action_problem(d: Draft, text: str, item: dict[str, Any]) -> Problem | None:
+    """What is wrong with one action or recommendation, said as a predicate of it."""
     basis = [str(ident) for ident in item.get("based_on_analysis_ids") or []]
     if not basis or any(ident not in d.analyses for ident in basis):
-        return "没有绑定到已有的分析"
+        return Problem("没有绑定到已有的分析", "is not bound to existing analyses")
     effect = mutating_part(text, ClaimPolicy.default())
     if effect and "action" in item and item.get("requires_human_confirmation") is not True:
-        return f"有副作用（「{effect}」），但没有标记需要人工确认"
+        return Problem(
+            f"有副作用（「{effect}」），但没有标记需要人工确认",
+            f'has a side effect ("{effect}") but is not marked as needing human confirmation',
+        )
     if effect and "action" in item and set(basis) <= d.negative:
-        return "有副作用，但只基于没有匹配的查询，没有可据以行动的发现"
+        return Problem(
+            "有副作用，但只基于没有匹配的查询，没有可据以行动的发现",
+            "has a side effect but rests only on queries with no match: there is no finding to act on",
+        )
     if (done := _DONE.search(text)) and not _NEGATION.search(text[: done.start()]):
-        return f"把建议的动作写成了已执行（「{done.group(0)}」）"
+        return Problem(
+            f"把建议的动作写成了已执行（「{done.group(0)}」）",
+            f'states the proposed action as done ("{done.group(0)}")',
+        )
     if d.negative & set(basis) and (claim := health(text)):
-        return f"基于没有匹配的查询，却断言了「{claim}」"
+        return Problem(
+            f"基于没有匹配的查询，却断言了「{claim}」",
+            f'rests on a query with no match, yet asserts "{claim}"',
+        )
     bound = normalise(leaf_text([d.texts(basis), [d.evidence.get(i) for i in basis]]))
     for token in (m.group(0).lower() for p in (SERVICE, ORDER, SNAKE, UPPER) for m in p.finditer(text)):
         if effect and not _CONDITIONAL.match(text) and token not in NOT_FACTS and token not in bound:
-            return f"涉及的「{token}」不在它所依据的分析及其证据中"
+            return Problem(
+                f"涉及的「{token}」不在它所依据的分析及其证据中",
+                f'touches "{token}", which is not in the analyses it rests on or in their evidence',
+            )
     knowledge = (
         e for g in d.evidence.values() for e in g if isinstance(e, dict) and e.get("source_type") == "KNOWLEDGE"
     )
     rule = next((rule for entry in knowledge for rule in _prohibitions(entry) if _violates(text, rule)), None)
-    return f"做了所引知识禁止的事（「{rule.strip(' -')[:40]}」）" if rule else None
+    if rule is None:
+        return None
+    forbidden = rule.strip(" -")[:40]
+    return Problem(f"做了所引知识禁止的事（「{forbidden}」）", f'does what the cited knowledge forbids ("{forbidden}")')
 
 
 def _prohibitions(entry: dict[str, Any]) -> list[str]:

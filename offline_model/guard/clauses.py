@@ -10,6 +10,7 @@ from offline_model.entities import ORDER_ID_PATTERN as ORDER
 from offline_model.entities import SERVICE_PATTERN as SERVICE
 from offline_model.guard.evidence import NOT_FACTS, pieces
 from offline_model.guard.periods import PERIOD, period_minutes
+from offline_model.guard.problem import Problem
 from offline_model.guard.records import STAMP, Record
 from offline_model.lexical import normalise
 
@@ -40,7 +41,7 @@ def attribution(
     quotes: list[str],
     records: list[Record],
     named: set[str],
-) -> str | None:
+) -> Problem | None:
     """Entities listed together (A、B 与 C) share the values after them (else those before them); one entity carries
     a record for each of its values, a listed one a record for any of them. A row's value (WECHAT 2 笔) carries
     only the numbers right after it."""
@@ -61,7 +62,11 @@ def attribution(
                 if any(a[0] == "count" and int(a[1]) in _tallies(records, entity, named) for a in values):
                     continue
                 if not any(_carries(r, entity, named) for r in records if any(_holds(r, a) for a in values)):
-                    return f"把「{values[0][1][:40]}」归到了 {entity}，但证据中持有它的记录不属于 {entity}"
+                    said = values[0][1][:40]
+                    return Problem(
+                        f"把「{said}」归到了 {entity}，但证据中持有它的记录不属于 {entity}",
+                        f'attributes "{said}" to {entity}, but the evidence record holding it is not about {entity}',
+                    )
     return None
 
 
@@ -115,7 +120,7 @@ class Clause:
     stated: str = ""
     """The cited documents' text when the clause reports what they say (a universal they state is theirs)."""
 
-    def problem(self) -> str | None:
+    def problem(self) -> Problem | None:
         return self._edge_problem() or self._recent_problem() or self._universal_problem()
 
     def holding(self) -> list[Anchor]:
@@ -130,7 +135,7 @@ class Clause:
             if all(_holds(r, a) for a in selecting) and any(_carries(r, e, self.named) for e in carried or [""])
         ]  # fmt: skip
 
-    def _edge_problem(self) -> str | None:
+    def _edge_problem(self) -> Problem | None:
         times, plain = [a[1] for a in self.anchors if a[0] == "time"], PERIOD.sub(" ", self.text)
         subject = self.subject() if any(a[0] in ("quote", "word") for a in self.holding()) else []
         for marker, edge in ((_FIRST, min((r.first for r in subject if r.first), default=None)),
@@ -142,10 +147,13 @@ class Clause:
                 and said
                 and not any(f"{edge + timedelta(hours=h):%H:%M:%S}".startswith(t) for t in times for h in (0, 8))
             ):
-                return f"说{said.group(0)}是 {times[0]}，但证据中对应记录的这一时间是 {edge:%H:%M:%S}"
+                return Problem(
+                    f"说{said.group(0)}是 {times[0]}，但证据中对应记录的这一时间是 {edge:%H:%M:%S}",
+                    f"says the {said.group(0)} time is {times[0]}, but the matching record has {edge:%H:%M:%S}",
+                )
         return None
 
-    def _recent_problem(self) -> str | None:
+    def _recent_problem(self) -> Problem | None:
         """Every record a value of the clause cites, and some record of each entity it names, is recent."""
         if not (minutes := period_minutes(PERIOD.search(self.text))):
             return None
@@ -155,9 +163,14 @@ class Clause:
         old = cited + [
             r for e in self.entities if (mine := self.subject([e])) and all(r in stale for r in mine) for r in mine
         ]
-        return f"说最近 {minutes:g} 分钟，但引用的记录（{old[0].last:%m-%d %H:%M}）早于这个范围" if old else None
+        if not old:
+            return None
+        return Problem(
+            f"说最近 {minutes:g} 分钟，但引用的记录（{old[0].last:%m-%d %H:%M}）早于这个范围",
+            f"says the last {minutes:g} minutes, but the cited record ({old[0].last:%m-%d %H:%M}) is older than that",
+        )
 
-    def _universal_problem(self) -> str | None:
+    def _universal_problem(self) -> Problem | None:
         holding = self.holding()
         for match in [*_DETERMINER.finditer(self.text), *_POSTPOSED.finditer(self.text)]:
             if self.stated and normalise(match.group(0)) in self.stated:
@@ -168,13 +181,22 @@ class Clause:
             facts = [a for a in holding if a[1].lower() not in every]
             showing = {m for r, found in members.items() if all(_holds(r, a) for a in facts) for m in found}
             if match.re is _DETERMINER and (len(every) < 2 or every - showing):
-                shown = ", ".join(sorted(showing)) or "无"
-                return f"用「{match.group(0)}」概括了全部{match.group(1)}，但证据只显示了 {shown}"
+                shown = ", ".join(sorted(showing))
+                return Problem(
+                    f"用「{match.group(0)}」概括了全部{match.group(1)}，但证据只显示了 {shown or '无'}",
+                    f'says "{match.group(0)}" of every {match.group(1)}, but the evidence shows only {shown or "none"}',
+                )
             if match.re is _POSTPOSED and facts and not showing:
-                return f"说「{match.group(0)}」，但证据中没有同时显示这些事实的{match.group(1)}"
+                return Problem(
+                    f"说「{match.group(0)}」，但证据中没有同时显示这些事实的{match.group(1)}",
+                    f'says "{match.group(0)}", but no {match.group(1)} in the evidence shows these facts together',
+                )
         if not self.entities or not re.search(r"均|都|全部|\ball\b", self.text, re.I):
             return None
         selected = [r for r in self.records if any(_holds(r, a) for a in holding)]
         if any(not any(_carries(r, e, self.named) for e in self.entities) for r in selected):
-            return f"说全部来自 {'、'.join(self.entities)}，但证据中有的记录不属于它"
+            return Problem(
+                f"说全部来自 {'、'.join(self.entities)}，但证据中有的记录不属于它",
+                f"says all of it comes from {', '.join(self.entities)}, but some records in the evidence do not",
+            )
         return None

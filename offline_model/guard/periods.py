@@ -6,6 +6,7 @@ import re
 from datetime import datetime, timedelta
 from typing import Any
 
+from offline_model.guard.problem import Problem
 from offline_model.guard.records import Record, moments
 from offline_model.lexical import leaf_text
 
@@ -27,7 +28,7 @@ def period_minutes(match: re.Match[str] | None) -> float | None:
     return number * _MINUTES[unit[:2].lower() if unit.isascii() else unit[0]]
 
 
-def period_problem(text: str, records: list[Record], entries: list[Any]) -> str | None:
+def period_problem(text: str, records: list[Record], entries: list[Any]) -> Problem | None:
     latest = max([m for r in records for m in (r.first, r.last) if m] + moments(leaf_text(entries)), default=None)
     spans: list[tuple[datetime, datetime]] = []
     for window in (moments(str(e.get("scope") or "")) for e in entries if isinstance(e, dict)):
@@ -44,5 +45,9 @@ def period_problem(text: str, records: list[Record], entries: list[Any]) -> str 
             for start, end in spans
         ]  # fmt: skip
         if not any(fits):
-            return f"说「{match.group(0)}」，但证据只覆盖 {spans[0][0]:%m-%d %H:%M} 至 {spans[0][1]:%m-%d %H:%M}"
+            start, end = f"{spans[0][0]:%m-%d %H:%M}", f"{spans[0][1]:%m-%d %H:%M}"
+            return Problem(
+                f"说「{match.group(0)}」，但证据只覆盖 {start} 至 {end}",
+                f'says "{match.group(0)}", but the evidence covers only {start} to {end}',
+            )
     return None

@@ -10,6 +10,7 @@ from offline_model.entities import SERVICE_PATTERN as SERVICE
 from offline_model.guard.clauses import IP, Anchor, Clause, anchors_of, attribution
 from offline_model.guard.evidence import is_knowledge, nfkc, readable_text
 from offline_model.guard.periods import period_problem
+from offline_model.guard.problem import Problem
 from offline_model.guard.records import records_of, row_values
 from offline_model.guard.tokens import QUOTED
 from offline_model.lexical import leaf_text
@@ -23,7 +24,7 @@ _REPORTED = re.compile(
 """A clause that reports what a cited document says."""
 
 
-def reading_problem(text: str, entries: list[Any]) -> str | None:
+def reading_problem(text: str, entries: list[Any]) -> Problem | None:
     if not (records := records_of(entries)):
         return None
     if problem := period_problem(text := nfkc(text), records, entries):

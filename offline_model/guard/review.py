@@ -46,11 +46,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from harness.language import DEFAULT_LANGUAGE, Language
 from offline_model.entities import SERVICE_PATTERN as SERVICE
 from offline_model.guard.actions import action_problem
 from offline_model.guard.claims import CAUSE, HEDGE, INFERENCE, ZERO_READ, health
 from offline_model.guard.draft import Draft
 from offline_model.guard.evidence import is_zero, nfkc, readable_text
+from offline_model.guard.problem import Problem
 from offline_model.guard.reading import reading_problem
 from offline_model.guard.tokens import unsupported_token
 from offline_model.lexical import leaf_text, normalise
@@ -60,20 +62,33 @@ _UNREAD = re.compile(r"未|没有?|不含|不包括|无|除了|\b(?:not|no|witho
 _UNREAD_AFTER = re.compile(r"\s*(?:(?:was|were|is|are|has|have)\s+)?(?:not|never)\b|\s*(?:未|没有?)", re.I)
 
 
-def review(payload: dict[str, Any] | None) -> dict[str, str]:
-    problem = _first_problem(payload) if isinstance(payload, dict) else "审查输入不是 JSON 对象，无法审查"
+SUPPORTED = Problem(
+    "分析、结论和行动都能在所引证据中逐条读到：数值、引文、服务、时间与记录相互对应，行动有依据并按需人工确认。",
+    "Every analysis, the conclusion and the actions can be read item by item in the cited evidence: the values, "
+    "quotes, services, times and records match, and the actions have a basis and wait for a human where needed.",
+)
+"""The reason of a SUPPORTED verdict, in both languages."""
+
+
+def review(payload: dict[str, Any] | None, language: Language = DEFAULT_LANGUAGE) -> dict[str, str]:
+    """The verdict on ``payload``, its reason in ``language`` (the one the guard prompt asks for)."""
+    not_json = Problem(
+        "审查输入不是 JSON 对象，无法审查",
+        "The review input is not a JSON object and cannot be reviewed",
+    )
+    problem = _first_problem(payload) if isinstance(payload, dict) else not_json
     if problem is None:
-        reason = (
-            "分析、结论和行动都能在所引证据中逐条读到：数值、引文、服务、时间与记录相互对应，行动有依据并按需人工确认。"
-        )
-        return {"verdict": "SUPPORTED", "reason": reason}
-    return {"verdict": "UNSUPPORTED", "reason": problem}
+        return {"verdict": "SUPPORTED", "reason": SUPPORTED.text(language)}
+    return {"verdict": "UNSUPPORTED", "reason": problem.text(language)}
 
 
-def _first_problem(payload: dict[str, Any]) -> str | None:
+def _first_problem(payload: dict[str, Any]) -> Problem | None:
     draft, groups = payload.get("draft"), payload.get("verified_evidence")
     if not isinstance(draft, dict) or not isinstance(groups, list):
-        return "审查输入缺少 draft 或 verified_evidence"
+        return Problem(
+            "审查输入缺少 draft 或 verified_evidence",
+            "The review input lacks the draft or verified_evidence",
+        )
     evidence = {str(g.get("analysis_id")): g.get("verified_evidence") or [] for g in groups if isinstance(g, dict)}
     analyses = {str(a.get("analysis_id")): a for a in draft.get("analysis") or [] if isinstance(a, dict)}
     negative = frozenset(ident for ident, a in analyses.items() if a.get("kind") == "NEGATIVE_OBSERVATION")
@@ -82,62 +97,97 @@ def _first_problem(payload: dict[str, Any]) -> str | None:
         if problem := _analysis_problem(d, ident):
             return problem
         if problem := reading_problem(str(analyses[ident].get("text") or ""), evidence.get(ident) or []):
-            return f"分析 {ident} {problem}"
+            return problem.of(f"分析 {ident} ", f"Analysis {ident} ")
     if problem := _conclusion_problem(d, draft.get("conclusion")):
         return problem
-    items = [("行动", a, a.get("action")) for a in draft.get("action_plan") or [] if isinstance(a, dict)]
-    items += [("建议", r, r.get("text")) for r in draft.get("recommendations") or [] if isinstance(r, dict)]
-    for label, item, text in items:
+    items = [("行动", "Action", a, a.get("action")) for a in draft.get("action_plan") or [] if isinstance(a, dict)]
+    items += [
+        ("建议", "Recommendation", r, r.get("text")) for r in draft.get("recommendations") or [] if isinstance(r, dict)
+    ]
+    for zh, en, item, text in items:
         if problem := action_problem(d, str(text or ""), item):
-            return f"{label}「{str(text)[:40]}」{problem}"
+            return problem.of(f"{zh}「{str(text)[:40]}」", f'{en} "{str(text)[:40]}" ')
     return _scope_problem(draft.get("limitations") or {}, list(evidence.values()))
 
 
-def _analysis_problem(d: Draft, ident: str) -> str | None:
+def _analysis_problem(d: Draft, ident: str) -> Problem | None:
     text = nfkc(str(d.analyses[ident].get("text") or ""))
     evidence, negative = d.evidence.get(ident), ident in d.negative
     if not evidence:
-        return f"分析 {ident} 没有已验证的证据"
+        return Problem(f"分析 {ident} 没有已验证的证据", f"Analysis {ident} has no verified evidence")
     zeros = [is_zero(entry) for entry in evidence if isinstance(entry, dict)]
     inference = (m.group(0) for m in INFERENCE.finditer(text) if not HEDGE.search(text[: m.start()]))
     if negative and (claim := health(text) or next(inference, None)):
-        return f"分析 {ident} 从没有匹配的查询推出了结论（「{claim}」），超出了查询范围"
+        return Problem(
+            f"分析 {ident} 从没有匹配的查询推出了结论（「{claim}」），超出了查询范围",
+            f'Analysis {ident} draws a conclusion ("{claim}") from a query with no match, beyond what it queried',
+        )
     if not negative and all(zeros):
-        return f"分析 {ident} 是正常分析，但它的证据没有任何匹配"
+        return Problem(
+            f"分析 {ident} 是正常分析，但它的证据没有任何匹配",
+            f"Analysis {ident} is a NORMAL analysis, but its evidence has no match at all",
+        )
     read = (claim for part in re.split(r"[。;]", text) if ZERO_READ.search(part) and (claim := health(part)))
     if not negative and any(zeros) and (claim := next(read, None)):
-        return f"分析 {ident} 把没有匹配的查询读成了「{claim}」"
+        return Problem(
+            f"分析 {ident} 把没有匹配的查询读成了「{claim}」",
+            f'Analysis {ident} reads a query with no match as "{claim}"',
+        )
     token = unsupported_token(text, evidence, negative, (d.query,))
-    return f"分析 {ident} 中的「{token}」在其已验证证据中找不到" if token is not None else None
+    if token is None:
+        return None
+    return Problem(
+        f"分析 {ident} 中的「{token}」在其已验证证据中找不到",
+        f'Analysis {ident} states "{token}", which its verified evidence does not hold',
+    )
 
 
-def _conclusion_problem(d: Draft, conclusion: Any) -> str | None:
+def _conclusion_problem(d: Draft, conclusion: Any) -> Problem | None:
     if not isinstance(conclusion, dict):
         return None
     basis = [str(ident) for ident in conclusion.get("based_on_analysis_ids") or []]
     if not basis or any(ident not in d.analyses for ident in basis):
-        return "结论没有绑定到已有的分析"
+        return Problem("结论没有绑定到已有的分析", "The conclusion is not bound to existing analyses")
     if set(basis) <= d.negative:
-        return "结论只基于没有匹配的查询（负向观察），不能由此得出结论"
+        return Problem(
+            "结论只基于没有匹配的查询（负向观察），不能由此得出结论",
+            "The conclusion rests only on queries with no match (negative observations), which support no conclusion",
+        )
     text, entries = nfkc(str(conclusion.get("text") or "")), [e for i in basis for e in d.evidence.get(i) or []]
     token = unsupported_token(text, [d.evidence.get(i) for i in basis], operands=(*d.texts(basis), d.query))
     if token is not None:
-        return f"结论中的「{token}」在其所依据分析的证据中找不到"
+        return Problem(
+            f"结论中的「{token}」在其所依据分析的证据中找不到",
+            f'The conclusion states "{token}", which the evidence of the analyses it rests on does not hold',
+        )
     if d.negative & set(basis) and (claim := health(text)):
-        return f"结论基于没有匹配的查询，却断言了「{claim}」"
+        return Problem(
+            f"结论基于没有匹配的查询，却断言了「{claim}」",
+            f'The conclusion rests on a query with no match, yet asserts "{claim}"',
+        )
     cause, held = CAUSE.search(text), readable_text(leaf_text(entries))
     if cause and any(normalise(word) not in held for word in re.findall(r"[\w-]{2,}", cause.group(1))):
-        return f"结论断言根因已确认（「{cause.group(0)[:30]}」），但所依据的证据没有说明这一原因"
-    return f"结论{problem}" if (problem := reading_problem(text, entries)) else None
+        said = cause.group(0)[:30]
+        return Problem(
+            f"结论断言根因已确认（「{said}」），但所依据的证据没有说明这一原因",
+            f'The conclusion asserts a confirmed root cause ("{said}"), but the evidence it rests on does not state it',
+        )
+    return problem.of("结论", "The conclusion ") if (problem := reading_problem(text, entries)) else None
 
 
-def _scope_problem(limitations: dict[str, Any], evidence: list[Any]) -> str | None:
+def _scope_problem(limitations: dict[str, Any], evidence: list[Any]) -> Problem | None:
     scope, everything = str(limitations.get("scope") or ""), normalise(leaf_text(evidence))
     for match in SERVICE.finditer(scope):
         before, after = re.split(r"[,，。;；:：]", scope[: match.start()])[-1], scope[match.end() :]
         unread = _UNREAD.search(before) or _UNREAD_AFTER.match(after)
         if match.group(0).lower() not in everything and not unread:
-            return f"诊断范围提到的 {match.group(0)} 不在任何已验证证据中"
+            return Problem(
+                f"诊断范围提到的 {match.group(0)} 不在任何已验证证据中",
+                f"The diagnosis scope names {match.group(0)}, which is in no verified evidence",
+            )
     if "(mock)" in everything and not re.search(r"mock|模拟", scope, re.I):
-        return "日志证据来自模拟数据，但诊断范围没有说明"
+        return Problem(
+            "日志证据来自模拟数据，但诊断范围没有说明",
+            "The log evidence is mock data, but the diagnosis scope does not say so",
+        )
     return None

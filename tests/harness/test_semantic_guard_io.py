@@ -11,7 +11,9 @@ from pydantic import ValidationError
 from contract.vocabulary import EvidenceStatus
 from harness.draft import parse_draft
 from harness.errors import OperationFailed
+from harness.fixed_texts import texts
 from harness.invocation import InvocationRecord, ToolCallStatus
+from harness.language import Language
 from harness.messages import GuardRequest, GuardVerdict
 from harness.retry import FailureKind
 from harness.semantic_guard import guard_messages, guard_request, parse_verdict, semantic_guard_prompt
@@ -74,7 +76,7 @@ RECORD = InvocationRecord(
 
 def test_the_prompt_is_versioned_and_reviews_without_writing() -> None:
     prompt = semantic_guard_prompt()
-    assert prompt.splitlines()[0] == "<!-- semantic-guard prompt v1 -->"
+    assert prompt.splitlines()[0] == "<!-- semantic-guard prompt v2 -->"
     for phrase in (
         "审稿人",
         "不是报告作者",
@@ -86,10 +88,23 @@ def test_the_prompt_is_versioned_and_reviews_without_writing() -> None:
         assert phrase in prompt
 
 
+@pytest.mark.parametrize(
+    ("query", "language"), [("支付为什么超时？", "zh"), ("Why does the payment time out?", "en")]
+)
+def test_the_guard_is_asked_for_its_reason_in_the_language_of_the_question(query: str, language: Language) -> None:
+    request = guard_request(query, DRAFT, {CALL: RECORD}, BUNDLED)
+    assert request.language == language
+    system = guard_messages(request)[0].content or ""
+    assert system == semantic_guard_prompt(language)
+    assert texts(language).reason_in in system and "{" + "reason_language}" not in system
+    other = texts("en" if language == "zh" else "zh").reason_in
+    assert other not in system
+
+
 def test_the_guard_sees_two_fresh_messages_and_no_tool_call_id() -> None:
     messages = guard_messages(guard_request("支付为什么超时？", DRAFT, {CALL: RECORD}, BUNDLED))
     assert [message.role for message in messages] == ["system", "user"]
-    assert messages[0].content == semantic_guard_prompt()
+    assert messages[0].content == semantic_guard_prompt("zh")
     assert all(message.tool_calls == () and message.tool_call_id is None for message in messages)
     content = json.loads(messages[1].content or "")
     assert list(content) == ["query", "draft", "verified_evidence"]

@@ -29,7 +29,9 @@ async def review(scope: Scope, check: EvidenceCheck) -> Outcome:
         too_large = ((Reason.GUARD_INPUT_TOO_LARGE, "input over its limit"),)
         return _unavailable(scope, Reason.GUARD_INPUT_TOO_LARGE, too_large, None, sources)
     try:
-        request = GuardRequest(query=scope.query, draft=draft.user_visible(), verified_evidence=snapshot)
+        request = GuardRequest(
+            query=scope.query, draft=draft.user_visible(), verified_evidence=snapshot, language=scope.language
+        )
     except ValidationError:
         invalid = ((Reason.GUARD_INPUT_INVALID, "input not valid"),)
         return _unavailable(scope, Reason.GUARD_INPUT_INVALID, invalid, None, sources)
