@@ -2,7 +2,8 @@
 
 The guard sees the query, the user-visible draft and the verified evidence snapshot, nothing else: no
 tool_call_id, no raw response, no history, no plan. It answers one report-level verdict; its ``reason`` goes to
-the audit only, written in the question's language (the prompt names it: ``FixedTexts.reason_in``). Calling the model, timeouts and the one retry belong to the Harness that uses this module.
+the audit only, written in the question's language (the prompt names it: ``FixedTexts.reason_in``). Calling the
+model, timeouts and the one retry belong to the Harness that uses this module.
 """
 
 from __future__ import annotations

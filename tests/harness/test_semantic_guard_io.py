@@ -88,9 +88,7 @@ def test_the_prompt_is_versioned_and_reviews_without_writing() -> None:
         assert phrase in prompt
 
 
-@pytest.mark.parametrize(
-    ("query", "language"), [("支付为什么超时？", "zh"), ("Why does the payment time out?", "en")]
-)
+@pytest.mark.parametrize(("query", "language"), [("支付为什么超时？", "zh"), ("Why does the payment time out?", "en")])
 def test_the_guard_is_asked_for_its_reason_in_the_language_of_the_question(query: str, language: Language) -> None:
     request = guard_request(query, DRAFT, {CALL: RECORD}, BUNDLED)
     assert request.language == language

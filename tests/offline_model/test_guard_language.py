@@ -30,16 +30,23 @@ EVIDENCE = [
     }
 ]
 DRAFT = {
-    "conclusion": {"text": "The payment timeout is related to order-service pool exhaustion", "based_on_analysis_ids": ["a1"]},
+    "conclusion": {
+        "text": "The payment timeout is related to order-service pool exhaustion",
+        "based_on_analysis_ids": ["a1"],
+    },
     "analysis": [
         {"analysis_id": "a1", "kind": "NORMAL", "text": "The order-service pool reached 50/50 active, pending=23"}
     ],
     "action_plan": [
-        {"action": "Scale out the connection pool", "based_on_analysis_ids": ["a1"], "requires_human_confirmation": True}
+        {
+            "action": "Scale out the connection pool",
+            "based_on_analysis_ids": ["a1"],
+            "requires_human_confirmation": True,
+        }
     ],
     "recommendations": [],
     "limitations": {"scope": "order-service, last 30 minutes (mock logs)", "missing_info": []},
-}  # fmt: skip
+}
 QUERY = "Why does the payment of order-123 time out?"
 
 
@@ -82,9 +89,7 @@ def _payload(change: Callable[[dict[str, Any]], None] | None = None) -> dict[str
 
 def _ask(payload: dict[str, Any], language: Language) -> dict[str, Any]:
     """The offline model's verdict as the Harness asks for it: the guard prompt of ``language`` and the input."""
-    request = GuardRequest(
-        query=payload["query"], draft=payload["draft"], verified_evidence=payload["verified_evidence"], language=language
-    )
+    request = GuardRequest(language=language, **payload)
     model_request = ModelRequest(role="guard", messages=guard_messages(request), json_output=True)
     reply = asyncio.run(OfflineChatModel().complete(model_request, timeout_s=5.0))
     return json.loads(reply.content or "")
