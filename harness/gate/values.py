@@ -9,17 +9,21 @@ it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from contract.secrets import redact
 from harness.draft import AnalysisItem, Draft
+from harness.gate.derivation import held
 from harness.gate.evidence import Grounds, evidence_of
 from harness.gate.failures import EvidenceFailure
 from harness.gate.failures import EvidenceFailureCode as Code
 from harness.gate.grounding import Missing, unsupported
 from harness.gate.policy import ClaimPolicy
 from harness.gate.quotes import quote_failures
+from harness.gate.tokens import Number, tokenize
 
 MAX_TOKENS_PER_ITEM = 5
 """Ungrounded tokens named per item: enough for a repair, short enough to read."""
@@ -36,36 +40,76 @@ _ASKED_ADVICE = (
 def value_failures(
     draft: Draft, evidence: Mapping[str, Sequence[Any]], query: str, policy: ClaimPolicy, skip: set[str]
 ) -> list[EvidenceFailure]:
-    ignore = frozenset(item.analysis_id.lower() for item in draft.analysis)
-    asked_by_user = evidence_of([], [query])
-    failures: list[EvidenceFailure] = []
+    rules = _Rules(policy.non_facts, frozenset(item.analysis_id.lower() for item in draft.analysis), query)
     items = {item.analysis_id: item for item in draft.analysis}
+    judged: dict[str, tuple[Grounds, list[Missing]]] = {}
     for item in draft.analysis:
         cited = evidence.get(item.analysis_id)
-        if not cited or item.analysis_id in skip:
-            continue
-        grounds = evidence_of(cited, scope_is_fact=item.kind == "NEGATIVE_OBSERVATION").merged(asked_by_user)
-        where = f"analysis {item.analysis_id}"
-        missing = unsupported(_shown(item.text), grounds, non_facts=policy.non_facts, ignore=ignore)
-        failures += [_failure(where, token, "the evidence it cites") for token in missing[:MAX_TOKENS_PER_ITEM]]
+        if cited and item.analysis_id not in skip:
+            grounds = evidence_of(cited, scope_is_fact=item.kind == "NEGATIVE_OBSERVATION").merged(rules.asked)
+            judged[item.analysis_id] = (grounds, rules.missing(item.text, grounds))
+    derived = {ident: _derived(items[ident].text, grounds, missing) for ident, (grounds, missing) in judged.items()}
+    failures = _conclusion_failures(draft, items, evidence, rules, derived)
+    analysis_failures: list[EvidenceFailure] = []
+    for ident, (grounds, missing) in judged.items():
+        item, where = items[ident], f"analysis {ident}"
+        if missing:  # a value another part of the report derives may be said again here (占 92 条中 20 条)
+            grounds.found.stated += [
+                number for other, numbers in derived.items() if other != ident for number in numbers
+            ]
+            missing = rules.missing(item.text, grounds)
+        analysis_failures += [
+            _failure(where, token, "the evidence it cites") for token in missing[:MAX_TOKENS_PER_ITEM]
+        ]
         if item.kind == "NORMAL":
-            failures += quote_failures(where, item.text, grounds)
-    conclusion = draft.conclusion
-    if conclusion is not None and conclusion.text.strip():
-        basis = [items[ident] for ident in dict.fromkeys(conclusion.based_on_analysis_ids) if ident in items]
-        grounds = _basis_grounds(basis, evidence).merged(asked_by_user)
-        named = ", ".join(item.analysis_id for item in basis) or "none"
-        missing = unsupported(
-            _shown(conclusion.text),
-            grounds,
-            non_facts=policy.non_facts,
-            ignore=ignore,
-            operand_texts=[item.text for item in basis],
+            analysis_failures += quote_failures(where, item.text, grounds)
+    return analysis_failures + failures
+
+
+@dataclass(frozen=True)
+class _Rules:
+    non_facts: frozenset[str]
+    ignore: frozenset[str]
+    query: str
+
+    @property
+    def asked(self) -> Grounds:
+        return evidence_of([], [self.query])
+
+    def missing(self, text: str, grounds: Grounds, operand_texts: Sequence[str] = ()) -> list[Missing]:
+        return unsupported(
+            _shown(text), grounds, non_facts=self.non_facts, ignore=self.ignore, operand_texts=operand_texts
         )
-        where = f"the evidence of the analyses it is based on ({named}); base it on the analysis that shows it"
-        failures += [_failure("conclusion", token, where) for token in missing[:MAX_TOKENS_PER_ITEM]]
-        failures += quote_failures("conclusion", conclusion.text, grounds)
-    return failures
+
+
+def _conclusion_failures(
+    draft: Draft,
+    items: Mapping[str, AnalysisItem],
+    evidence: Mapping[str, Sequence[Any]],
+    rules: _Rules,
+    derived: dict[str, list[Number]],
+) -> list[EvidenceFailure]:
+    """The conclusion against the evidence of the analyses it is based on (and what they say); what it derives is
+    added to ``derived`` (under ``conclusion``), for the analyses to say again."""
+    conclusion = draft.conclusion
+    if conclusion is None or not conclusion.text.strip():
+        return []
+    basis = [items[ident] for ident in dict.fromkeys(conclusion.based_on_analysis_ids) if ident in items]
+    grounds = _basis_grounds(basis, evidence).merged(rules.asked)
+    named = ", ".join(item.analysis_id for item in basis) or "none"
+    missing = rules.missing(conclusion.text, grounds, [item.text for item in basis])
+    derived["conclusion"] = _derived(conclusion.text, grounds, missing)
+    where = f"the evidence of the analyses it is based on ({named}); base it on the analysis that shows it"
+    failures = [_failure("conclusion", token, where) for token in missing[:MAX_TOKENS_PER_ITEM]]
+    return failures + quote_failures("conclusion", conclusion.text, grounds)
+
+
+def _derived(text: str, grounds: Grounds, missing: Sequence[Missing]) -> list[Number]:
+    """The numbers ``text`` grounds by its own work (shown arithmetic, a breakdown, a derivation), not by quoting its
+    evidence: what another part of the report may say again."""
+    refused = {token.written for token in missing}
+    evidence = dataclasses.replace(grounds.found, stated=[])  # what the report's other parts say is not evidence
+    return [n for n in tokenize(_shown(text)).numbers if n.written not in refused and not held(n, evidence)]
 
 
 def _failure(where: str, token: Missing, source: str) -> EvidenceFailure:
