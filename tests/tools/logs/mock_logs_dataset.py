@@ -170,7 +170,7 @@ def _history() -> Iterator[Event]:
         0.002,
         1_790_233,
         "order-service",
-        "SELECT COUNT(*) FROM biz_order WHERE status='CREATED'",
+        "SELECT COUNT(*) FROM biz_order WHERE payment_status='PENDING'",
     )
     yield _app(
         7_200,
@@ -250,7 +250,7 @@ def _incident(rng: random.Random) -> Iterator[Event]:
             *_lock_times(rng, 20, 29),
             1,
             "order-service",
-            f"UPDATE biz_order SET status='PAYING', updated_at=NOW() WHERE order_no='{order}'",
+            f"UPDATE biz_order SET payment_status='PENDING', updated_at=NOW() WHERE order_id='{order}'",
         )
     for ago in (1_200, 610):
         yield _slow(
@@ -259,7 +259,7 @@ def _incident(rng: random.Random) -> Iterator[Event]:
             *_lock_times(rng, 11, 16),
             1,
             "order-service",
-            "SELECT * FROM biz_order WHERE order_no='order-4711' FOR UPDATE",
+            "SELECT * FROM biz_order WHERE order_id='order-4711' FOR UPDATE",
         )
     yield _slow(
         900,
@@ -268,7 +268,7 @@ def _incident(rng: random.Random) -> Iterator[Event]:
         0.003,
         1_843_221,
         "order-service",
-        "SELECT COUNT(*) FROM biz_order WHERE status='PAYING' AND created_at > '2026-07-20 00:00:00'",
+        "SELECT COUNT(*) FROM biz_order WHERE payment_status='PENDING' AND created_at > '2026-07-20 00:00:00'",
     )
     for ago in range(1_790, 0, -180):
         yield _app(
