@@ -28,7 +28,8 @@ async def evaluate_cases(
     """Every case through ``evaluate`` with at most ``concurrency`` in flight; results in dataset order.
 
     One attempt per case, no retry: this measures the guard, not the Harness's retry policy. A case larger than
-    ``max_input_bytes`` is not sent (the Harness would not send it either) and is UNAVAILABLE. An exception from
+    ``max_input_bytes`` is not sent and is UNAVAILABLE (a run would send the bounded view of
+    :mod:`harness.guard_view`; the cases here are measured as written). An exception from
     ``evaluate`` (a dead replica, a cancelled call) makes that case UNAVAILABLE; it never stops the run. With a
     ``policy``, each case also goes through the deterministic gate (``CaseResult.gate``). A case with tool
     results needs the run's evidence ``kinds``.

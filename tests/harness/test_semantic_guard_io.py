@@ -88,6 +88,12 @@ def test_the_prompt_is_versioned_and_reviews_without_writing() -> None:
         assert phrase in prompt
 
 
+def test_the_prompt_explains_a_bounded_view_of_the_evidence() -> None:
+    prompt = semantic_guard_prompt()
+    for phrase in ("omitted_evidence", "shown_items", "omitted_items", "输入大小上限"):
+        assert phrase in prompt
+
+
 @pytest.mark.parametrize(("query", "language"), [("支付为什么超时？", "zh"), ("Why does the payment time out?", "en")])
 def test_the_guard_is_asked_for_its_reason_in_the_language_of_the_question(query: str, language: Language) -> None:
     request = guard_request(query, DRAFT, {CALL: RECORD}, BUNDLED)

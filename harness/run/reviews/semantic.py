@@ -1,36 +1,45 @@
 """The SemanticGuard's review (§4.4): an isolated replica judges whether the verified evidence supports the draft.
 
-Its input is bounded (``semantic-guard.max-input-bytes``) and may hold no tool_call_id; each attempt gets at most
+Its input is bounded (``semantic-guard.max-input-bytes``): the draft in full and the snapshot, or, when that is over
+the bound, a view of it cut to what the report cites (:mod:`harness.guard_view`); only a draft over the bound by
+itself is not reviewed (GUARD_INPUT_TOO_LARGE). The input may hold no tool_call_id; each attempt gets at most
 ``attempt-timeout`` of the guard's ``total-timeout``, and a failed attempt is retried on another replica
 (``retry.semantic-guard``). No verdict, or UNSUPPORTED, is the fixed fallback with the verified sources.
 """
 
 from __future__ import annotations
 
+import logging
+
 from pydantic import ValidationError
 
 from harness.errors import BudgetExhausted, OperationFailed, RetriesExhausted
 from harness.fallbacks import GUARD_UNSUPPORTED, guard_unavailable
 from harness.gate import EvidenceCheck
+from harness.guard_view import guard_view
 from harness.messages import GuardRequest, GuardVerdict
 from harness.reasons import Reason, ReasonFamily
 from harness.run.outcome import Outcome, fallback
 from harness.run.scope import Scope
 from harness.run_state import RunStatus
-from harness.snapshot import build_snapshot, snapshot_bytes, verified_sources
+from harness.snapshot import verified_sources
+
+log = logging.getLogger(__name__)
 
 
 async def review(scope: Scope, check: EvidenceCheck) -> Outcome:
     assert check.draft is not None
     draft, config, kinds = check.draft, scope.config.harness.semantic_guard, scope.services.kinds
     sources = verified_sources(check.verified, kinds)
-    snapshot = build_snapshot(draft, check.verified, kinds)
-    if snapshot_bytes(snapshot, draft.user_visible(), scope.query) > config.max_input_bytes:
-        too_large = ((Reason.GUARD_INPUT_TOO_LARGE, "input over its limit"),)
+    view = guard_view(scope.query, draft, check.verified, kinds, config.max_input_bytes)
+    if view is None:
+        too_large = ((Reason.GUARD_INPUT_TOO_LARGE, "the draft by itself is over the input limit"),)
         return _unavailable(scope, Reason.GUARD_INPUT_TOO_LARGE, too_large, None, sources)
+    if view.omitted:
+        log.info("guard input bounded: %d of %d evidence items shown", view.shown, view.shown + view.omitted)
     try:
         request = GuardRequest(
-            query=scope.query, draft=draft.user_visible(), verified_evidence=snapshot, language=scope.language
+            query=scope.query, draft=draft.user_visible(), verified_evidence=view.evidence, language=scope.language
         )
     except ValidationError:
         invalid = ((Reason.GUARD_INPUT_INVALID, "input not valid"),)
