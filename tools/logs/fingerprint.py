@@ -12,7 +12,9 @@ with placeholders, in this order of precedence:
              (``order-4711``, ``u-10023``, ``HikariPool-1``, ``RF202607210001``)
 - ``<NUM>``  any remaining run of digits (``waiting=23`` -> ``waiting=<NUM>``)
 
-and collapses whitespace. Messages differing only in such values share a template.
+and collapses whitespace. Messages differing only in such values share a template. ``parts(message)`` is the same
+cut kept apart: the literal text between the values, each value and its placeholder, so a pattern can show which
+values its events hold.
 
 Three linear-time regex passes do it: the first five placeholders in one (where two could start at the same
 place, the earlier in the list wins, and one starting further left wins over a later one it overlaps), then
@@ -23,6 +25,8 @@ value glued to the end of another (``02:11:058ms``: ``<TS><ID>``) is left to ``<
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 
 _PLACEHOLDER = re.compile(
     # All five in one pass. Each starts with a digit or a hex letter, and the pattern consumes that character before
@@ -54,14 +58,62 @@ _LEVEL_ALIASES = {"WARNING": "WARN", "CRITICAL": "FATAL", "ERR": "ERROR", "SEVER
 _LEVEL = re.compile(r"^[A-Z]{1,12}$")
 
 
-def _placeholder(match: re.Match[str]) -> str:
-    return f"<{match.lastgroup}>"
+@dataclass(frozen=True)
+class Parts:
+    """A message cut at its varying values: ``literals[0] values[0] literals[1] … values[-1] literals[-1]`` is the
+    message, ``kinds[i]`` the placeholder of ``values[i]`` (``DUR``, ``ID`` …)."""
+
+    literals: tuple[str, ...]
+    kinds: tuple[str, ...]
+    values: tuple[str, ...]
+
+    def render(self, slot: Callable[[int], str]) -> str:
+        """The message with value ``i`` written as ``slot(i)``, whitespace collapsed."""
+        text = self.literals[0] + "".join(slot(i) + literal for i, literal in enumerate(self.literals[1:]))
+        return " ".join(text.split())
+
+    @property
+    def template(self) -> str:
+        return self.render(lambda i: f"<{self.kinds[i]}>")
+
+
+_Segment = str | tuple[str, str]
+
+
+def _cut(segments: list[_Segment], pattern: re.Pattern[str], kind: str | None) -> list[_Segment]:
+    """Each literal segment cut at the matches of ``pattern`` into (kind, value) pairs. A later pass reads only the
+    literal text between the values, as the substituted text would show it: no placeholder holds a digit or a
+    character a token may hold next to it, so neither a match nor a look-around crosses one."""
+    cut: list[_Segment] = []
+    for segment in segments:
+        if not isinstance(segment, str):
+            cut.append(segment)
+            continue
+        last = 0
+        for match in pattern.finditer(segment):
+            cut += [segment[last : match.start()], (kind or str(match.lastgroup), match.group())]
+            last = match.end()
+        cut.append(segment[last:])
+    return cut
+
+
+def parts(message: str) -> Parts:
+    """``message`` cut at the values :func:`template` replaces (see the module docstring)."""
+    segments = _cut(_cut(_cut([message], _PLACEHOLDER, None), _ID, "ID"), _DIGITS, "NUM")
+    literals, kinds, values = [""], [], []
+    for segment in segments:
+        if isinstance(segment, str):
+            literals[-1] += segment
+        else:
+            kinds.append(segment[0])
+            values.append(segment[1])
+            literals.append("")
+    return Parts(tuple(literals), tuple(kinds), tuple(values))
 
 
 def template(message: str) -> str:
     """``message`` with its varying parts replaced by placeholders (see the module docstring)."""
-    text = _ID.sub("<ID>", _PLACEHOLDER.sub(_placeholder, message))
-    return " ".join(_DIGITS.sub("<NUM>", text).split())
+    return parts(message).template
 
 
 def normalise_level(level: str) -> str:

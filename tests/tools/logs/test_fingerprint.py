@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import re
 import time
 
 import pytest
 
 from config.tool_budgets import LogsBudget
-from tools.logs.fingerprint import normalise_level, template
+from tests.tools.logs.mock_logs_dataset import build_lines
+from tools.logs.fingerprint import normalise_level, parts, template
 from tools.logs.projector import QueryLogsResultProjector
 
 EXAMPLES = [
@@ -38,6 +41,40 @@ EXAMPLES = [
 @pytest.mark.parametrize(("message", "expected"), EXAMPLES, ids=lambda text: repr(text[:24]))
 def test_template(message: str, expected: str) -> None:
     assert template(message) == expected
+
+
+def test_parts_are_the_template_and_the_value_of_each_placeholder_in_order() -> None:
+    message = (
+        "Query_time=15.171s Lock_time=14.307s Rows_examined=1 user=order_app@10.0.3.17 app=order-service "
+        "db=order_db sql=SELECT * FROM biz_order WHERE order_id='order-4711' FOR UPDATE"
+    )
+    cut = parts(message)
+    assert cut.template == template(message)
+    assert list(zip(cut.kinds, cut.values, strict=True)) == [
+        ("DUR", "15.171s"),
+        ("DUR", "14.307s"),
+        ("NUM", "1"),
+        ("IP", "10.0.3.17"),
+        ("ID", "order-4711"),
+    ]
+    assert len(cut.literals) == len(cut.values) + 1
+    assert "".join(a + b for a, b in zip(cut.literals, (*cut.values, ""), strict=True)) == message
+    assert cut.render(lambda index: f"[{index}]").startswith("Query_time=[0] Lock_time=[1] Rows_examined=[2]")
+
+
+@pytest.mark.parametrize(("message", "expected"), EXAMPLES, ids=lambda text: repr(text[:24]))
+def test_parts_rebuild_the_message_and_its_template(message: str, expected: str) -> None:
+    cut = parts(message)
+    assert cut.template == expected
+    assert "".join(a + b for a, b in zip(cut.literals, (*cut.values, ""), strict=True)) == message
+    assert [f"<{kind}>" for kind in cut.kinds] == re.findall(r"<[A-Z]+>", expected)
+
+
+def test_parts_of_every_mock_log_line_rebuild_it() -> None:
+    for line in build_lines():
+        message = json.loads(line)["message"]
+        cut = parts(message)
+        assert "".join(a + b for a, b in zip(cut.literals, (*cut.values, ""), strict=True)) == message
 
 
 PATHOLOGICAL = [
@@ -71,6 +108,7 @@ it takes minutes on most of these."""
 def test_template_is_linear(text: str) -> None:
     started = time.perf_counter()
     template(text)
+    parts(text)
     normalise_level(text)
     assert time.perf_counter() - started < 0.5
 
