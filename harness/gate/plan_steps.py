@@ -13,8 +13,8 @@ import re
 from harness.gate.clauses import Clause, Lead, clauses
 from harness.gate.commands import commands
 from harness.gate.findings import NOT_FINDINGS, clause_finding, commands_in
+from harness.gate.inquiry import on_the_inquiry
 from harness.gate.policy import ClaimPolicy
-from harness.gate.proposals import on_the_query
 from harness.gate.text import NormalForm, normal
 from harness.gate.verbs import verb_after
 
@@ -61,7 +61,7 @@ def _names_more(clause: Clause) -> bool:
 
 def _instructs(clause: Clause, form: NormalForm) -> bool:
     """Led by an investigative verb or a question, or running what reads (跑一下 --bigkeys 看看, 执行 SHOW …)."""
-    if clause.lead in _INSTRUCTING or on_the_query(clause):
+    if clause.lead in _INSTRUCTING or on_the_inquiry(clause):
         return True  # (扩大时间范围确认 …: an act on the investigation itself)
     if clause.lead is not Lead.CARRY:
         return False

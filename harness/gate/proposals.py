@@ -3,13 +3,16 @@
 An action or recommendation with ``requires_human_confirmation: false`` passes only when it is recognisably
 read-only (default-deny), judged clause by clause (:mod:`harness.gate.clauses`) over the whole proposal:
 
-- a command or SQL statement in it that writes (:mod:`harness.gate.commands`) makes it a side effect, unless the
-  proposal only names it (检查 ``kubectl rollout undo`` 是否执行过, the UPDATE statements that hold locks), forbids
+- a command or SQL statement in it that writes (:mod:`harness.gate.commands`), or a lock it takes in words
+  (:mod:`harness.gate.locks`: 用 FOR UPDATE 查询, 加排他锁, with a locking read), makes it a side effect, unless the
+  proposal only names it (:mod:`harness.gate.naming`: 检查 ``kubectl rollout undo`` 是否执行过, 检查慢日志中的 UPDATE
+  biz_order 语句, the slow UPDATE statements; not 查看 … 的结果, whether … returns the row, 执行这条 … 语句), forbids
   it (不要对 node-5 执行 kubectl drain, never run `kubectl delete pod`: a prohibition in its own clause, never one in
   another clause or before a colon), or warns of it and forbids it (`redis-cli FLUSHDB` wipes the sessions; do not
-  run it);
+  run it); a clause that refers back to it (and run it) runs it;
 - a clause led by a side-effect verb, or by 将/把/给/为 and one (将 order-service 降级, 为订单发起退款), is one: an
-  action applied to the query itself (扩大查询时间范围, widen the time range) is not;
+  action applied to the inquiry itself (:mod:`harness.gate.inquiry`: 扩大查询时间范围, 按渠道拆分, 标记为待人工确认)
+  is not;
 - a clause that starts a step (the first, one after a condition, one after 然后/再/并/后立即/then/and <verb>) must be
   led by an investigative verb, a question to decide (是否需要扩容？), a prohibition (不要直接修改…) or a command
   that reads; anything else there is not recognisably read-only;
@@ -29,28 +32,13 @@ from dataclasses import dataclass
 from harness.gate import lexicon as words
 from harness.gate.clauses import Clause, Lead, clauses, judge
 from harness.gate.commands import Command, commands
+from harness.gate.inquiry import on_the_inquiry
+from harness.gate.locks import locks_taken
+from harness.gate.naming import named
 from harness.gate.policy import ClaimPolicy
 from harness.gate.text import normal
 from harness.gate.verbs import english_lead_of, masked, mixed_verb, side_effect_word, verb_after
 
-_ON_THE_QUERY = re.compile(
-    r"^\S{0,4}?\s*(?:查询|检索|搜索|日志|指标)?的?\s*(?:时间范围|时间窗口|范围|窗口|时间段|关键词|关键字|筛选条件|过滤条件|查询条件|采样)"
-    r"|^\s*(?:到|至|成|为)?\s*(?:\d{1,2}:\d{2}\s*)?(?:前后|左右)?\s*\d+\s*(?:个)?\s*(?:小时|分钟|天|周)"
-    r"|^\s*(?:到|至)\s*[^,;，；]{0,24}?(?:面板|视图|页签|标签页|tab|页面|大盘|时间轴)"
-    r"|^\s*(?:the\s+)?(?:query|search|time|lookback|log|sampling)\s*(?:window|range|scope|period|span|filter|interval)",
-    re.IGNORECASE,
-)
-_NAMED_AFTER = re.compile(
-    r"^[\s`'\"」”)]*(?:是否|有没有|有无|的(?:记录|历史|输出|日志|结果|执行|情况|语句|操作)|记录|历史|语句|操作记录|命令是否|"
-    r"是(?:哪个|哪位|谁|什么时候|何时)|由谁|被谁|谁|history|was run|ran|has been|had been|statements?|output|log|"
-    r"(?:was|were) (?:run|executed|issued)|by whom)",
-    re.IGNORECASE,
-)
-_NAMED_BEFORE = re.compile(
-    r"(?:是否|有没有|有无|历史上|之前|曾经|跑了|跑过|执行了|执行过|敲了|运行了|那次|上次|当时|谁|whether|if|who ran"
-    r"|who executed|who issued|history of|之前执行的|\bran|\bexecuted|\bissued)\s*[`'\"「“]?\s*$"
-)
-"""Words around a command that only name it (查一下是谁跑了 ``rm -rf …``, the ``DROP`` that was run at 02:00)."""
 _SPEAKER = re.compile(
     r"^(?:我们|我|你们|你|您|本助手|助手|I|we|you)\s*(?:也|还|都)?\s*(?:可以|能够|能|会|将|可|can|could|will|may|might)?\s*"
     r"(?:帮你|帮您|为你|为您|替你|替您|帮忙|help you(?: to)?|help)?\s*",
@@ -107,9 +95,12 @@ class _Reading:
 
 
 def _read(text: str) -> tuple[_Reading, Command | None]:
-    """``text`` read, and the first command in it that writes and is neither only named, prohibited nor warned of."""
+    """``text`` read, and the first command in it that writes (a lock taken in words included) and is neither only
+    named, prohibited nor warned of."""
     form = normal(text)
     found = commands(form.text, form.code_spans)
+    found += [lock for lock in locks_taken(form.text) if not any(c.start <= lock.start < c.end for c in found)]
+    found.sort(key=lambda command: command.start)
     parts = clauses(form.text, tuple((command.start, command.end) for command in found))
     warned = [command for command in found if _warned(form.text, command, parts)]
     reading = _Reading(form.text, found, parts, warned)
@@ -119,12 +110,17 @@ def _read(text: str) -> tuple[_Reading, Command | None]:
             for command in found
             if not command.read_only
             and command not in warned
-            and not _named(form.text, command)
+            and not named(form.text, command, _clause_of(command, parts))
             and not _prohibited(form.text, command, parts, form.code_spans)
         ),
         None,
     )
     return reading, writing
+
+
+def _clause_of(command: Command, parts: list[Clause]) -> Clause | None:
+    """The clause that holds ``command``."""
+    return next((clause for clause in parts if clause.start <= command.start < clause.end), None)
 
 
 def side_effect(text: str, policy: ClaimPolicy) -> str | None:
@@ -136,6 +132,7 @@ def side_effect(text: str, policy: ClaimPolicy) -> str | None:
     reads = any(command.read_only for command in found)
     quoted = [judge(_QUOTES.sub("", c.text)) for c in parts if c.aside and _QUOTES.fullmatch(c.text)]
     referred = next((inner.verb for inner in quoted if inner.lead is Lead.MUTATE), None)
+    referred = referred or next((command.text for command in found if not command.read_only), None)
     for previous, clause in zip([None, *parts], parts, strict=False):
         if clause.aside and (_QUOTES.fullmatch(clause.text) or _GLOSS.fullmatch(clause.rest)):
             continue  # a quoted step (runbook step 5 ("restart …")) is named; what refers to it ("run it") decides
@@ -144,7 +141,7 @@ def side_effect(text: str, policy: ClaimPolicy) -> str | None:
         problem = _clause_problem(clause, found, policy, referred)
         if problem is not None:
             return problem
-        reads = reads or clause.lead in _READING or on_the_query(clause) or _carries_reading(clause, found)
+        reads = reads or clause.lead in _READING or on_the_inquiry(clause) or _carries_reading(clause, found)
     return None if reads else reading.text.strip()[:40]
 
 
@@ -158,7 +155,7 @@ def mutating_part(text: str, policy: ClaimPolicy) -> str | None:
             continue
         if clause.lead is Lead.UNKNOWN:  # 我可以帮你重启…, you could restart…: what the speaker offers to do
             clause = judge(_SPEAKER.sub("", clause.rest), starts_step=clause.starts_step)
-        if clause.lead is Lead.MUTATE and not on_the_query(clause):
+        if clause.lead is Lead.MUTATE and not on_the_inquiry(clause):
             return clause.verb
         if clause.lead is Lead.UNKNOWN and (word := side_effect_word(clause.rest)) is not None:
             return word
@@ -177,12 +174,6 @@ def _gives_its_reason(previous: Clause | None, clause: Clause) -> bool:
     verb = clause.rest.find(clause.verb)
     stem = re.sub(r"(?:ing|ed|es|s)$", "", clause.verb.lower())  # restarting -> restart
     return stem in previous.rest.lower() and bool(_WOULD.match(clause.rest, verb + len(clause.verb)))
-
-
-def _named(text: str, command: Command) -> bool:
-    """Whether the words around ``command`` only name it (查一下是谁跑了 ``rm -rf …``, the ``DROP`` that was run)."""
-    after = _NAMED_AFTER.match(text[command.end : command.end + 16])
-    return bool(after or _NAMED_BEFORE.search(text[max(0, command.start - 12) : command.start]))
 
 
 def _warned(text: str, command: Command, parts: list[Clause]) -> bool:
@@ -219,7 +210,7 @@ def _prohibited(text: str, command: Command, parts: list[Clause], code_spans: tu
 
 def _clause_problem(clause: Clause, found: list[Command], policy: ClaimPolicy, referred: str | None) -> str | None:
     lead = clause.lead
-    if on_the_query(clause):
+    if on_the_inquiry(clause):
         return None
     configured = None if lead is Lead.PROHIBIT else _configured(clause.rest, policy)
     if configured is not None:  # (a prohibition's second act, do not run X or TRUNCATE …, is forbidden too)
@@ -265,14 +256,7 @@ def _after_colon(clause: Clause) -> str | None:
     if colon is None:
         return None
     after = judge(clause.rest[colon.end() :])
-    return after.verb if after.lead is Lead.MUTATE and not on_the_query(after) else None
-
-
-def on_the_query(clause: Clause) -> bool:
-    """扩大查询时间范围, widen the time range: an action on the investigation itself."""
-    if clause.lead is not Lead.MUTATE:
-        return False
-    return bool(_ON_THE_QUERY.match(clause.rest[len(clause.verb) :]))
+    return after.verb if after.lead is Lead.MUTATE and not on_the_inquiry(after) else None
 
 
 def _carries_reading(clause: Clause, found: list[Command]) -> bool:

@@ -157,3 +157,144 @@ def test_a_prohibition_excuses_no_command_outside_it(text: str, reason: str) -> 
 )
 def test_a_topic_preposition_is_no_side_effect(text: str, found: str | None) -> None:
     assert mutating_part(text, POLICY) == found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "检查慢日志中的 UPDATE biz_order 语句",
+        "inspect the slow UPDATE biz_order statements",
+        "Inspect the slow DELETE FROM order_locks queries",
+        "查看 processlist 中正在执行的 UPDATE biz_order SET status='PAID'",
+        "查看是谁在执行 UPDATE biz_order SET status='PAID'",
+        "在 binlog 里查找 UPDATE biz_order SET status='PAID' WHERE order_id='order-1' 这条语句",
+        "Search the general log for DELETE FROM biz_order WHERE order_id='order-1'",
+        "Look for UPDATE biz_order SET status = 'PAID' in the binlog",
+        "检查 `DELETE FROM biz_order WHERE order_id='order-1'` 是否执行过",
+        "请 DBA 只读查看持有 biz_order 行锁的会话（重点是 order-123 相关的 UPDATE 和 SELECT ... FOR UPDATE）",
+        "inspect the lock holders",
+        "查看持锁的事务",
+        "look at the lock wait graph",
+        "Check whether order-1 is locked",
+        "查看被锁定的行",
+        "check the innodb_lock_wait_timeout setting",
+        "查看 max-pool-size 配置",
+        "用 SHOW PROCESSLIST 查看",
+        "用 EXPLAIN 看执行计划",
+        "用 EXPLAIN 看 SELECT * FROM biz_order WHERE order_id='order-1' FOR UPDATE 的执行计划",
+    ],
+)
+def test_a_statement_a_lock_or_a_setting_looked_at_is_read_only(text: str) -> None:
+    """A statement quoted as the object of a look, locks and their holders, a setting: the proposal only reads."""
+    assert side_effect(text, POLICY) is None
+
+
+LOCKING_READ = "SELECT * FROM biz_order WHERE order_id='order-1' FOR UPDATE"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (LOCKING_READ, "SELECT"),
+        ("LOCK TABLES biz_order WRITE", "LOCK TABLES"),
+        ("SELECT * FROM biz_order WHERE order_id='order-1' LOCK IN SHARE MODE", "SELECT"),
+        (f"执行 {LOCKING_READ} 确认", "SELECT"),
+        (f"查看 {LOCKING_READ} 的结果", "SELECT"),
+        (f"确认 `{LOCKING_READ}` 是否能拿到锁", "SELECT"),
+        (f"Check whether {LOCKING_READ} returns the row", "SELECT"),
+        (f"Verify with {LOCKING_READ} that order-1 is PAID", "SELECT"),
+        ("用 FOR UPDATE 查询 order-1 的状态", "FOR UPDATE"),
+        ("query order-1 with FOR UPDATE", "FOR UPDATE"),
+        ("使用 SELECT ... FOR UPDATE 读取该行", "SELECT ... FOR UPDATE"),
+        ("查询 order-1 时加排他锁", "加排他锁"),
+        ("用加锁读确认 order-1 的状态", "加锁读"),
+        ("Read order-1 with a locking read", "with a locking read"),
+        ("Take a row lock on order-1 before reading it", "Take a row lock"),
+        ("lock the row", "lock"),
+        ("锁定该订单", "锁定"),
+    ],
+)
+def test_taking_a_lock_is_a_side_effect(text: str, reason: str) -> None:
+    found = side_effect(text, POLICY)
+    assert found is not None and found.startswith(reason), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "不要用 SELECT ... FOR UPDATE 查询 order-1",
+        "Never run SELECT * FROM biz_order WHERE order_id='order-1' FOR UPDATE on the primary",
+        "避免加锁读",
+    ],
+)
+def test_a_lock_forbidden_is_no_proposal(text: str) -> None:
+    assert side_effect(text, POLICY) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("执行这条 UPDATE biz_order SET status='PAID' WHERE order_id='order-1' 语句", "UPDATE"),
+        ("Run the DELETE FROM order_locks queries again", "DELETE"),
+        ("Verify that UPDATE biz_order SET status='PAID' WHERE order_id='order-1' fixes the row", "UPDATE"),
+        ("kill the session", "kill"),
+        ("扩容连接池到 100", "扩容"),
+        ("set max-pool-size to 100", "set"),
+        ("把状态改成 PAID", "改成"),
+        ("Mark order-1 as PAID", "mark"),
+        ("把订单 order-1 标记为待人工确认状态", "标记"),
+        ("把 biz_order 按月拆分成多张表", "拆分"),
+        ("rollback", "rollback"),
+    ],
+)
+def test_a_change_stays_a_side_effect_in_any_wording(text: str, reason: str) -> None:
+    found = side_effect(text, POLICY)
+    assert found is not None and found.lower().startswith(reason.lower()), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "标记为待人工确认",
+        "将这一步标记为待人工确认。",
+        "Mark this step as needing human confirmation.",
+        "Flag this finding for human review.",
+        "按渠道拆分统计",
+        "按渠道拆分",
+        "将 5xx 按上游服务拆分后再统计。",
+        "break the errors down by channel",
+        "Split the errors by channel",
+    ],
+)
+def test_an_act_on_the_report_or_its_counts_is_read_only(text: str) -> None:
+    """Marking a step for a human and splitting a count by a dimension change nothing in the system."""
+    assert side_effect(text, POLICY) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("执行慢日志中的 UPDATE biz_order 语句", "UPDATE biz_order"),
+        ("立即执行刚才说的 `DELETE FROM biz_order WHERE id=1`", "DELETE"),
+        ("参考 runbook 的 `kubectl rollout restart deploy/order-service`", "kubectl rollout restart"),
+        ("Find the stuck session and KILL 4242", "KILL 4242"),
+        ("Look for DELETE FROM biz_order WHERE id=1 and run it", "DELETE"),
+    ],
+)
+def test_what_governs_a_named_statement_decides(text: str, reason: str) -> None:
+    """A verb that runs governs the noun a statement heads; a search ends where a step begins; "run it" runs it."""
+    found = side_effect(text, POLICY)
+    assert found is not None and found.startswith(reason), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "不加锁读取 order-1 的状态",
+        "Inspect the sessions waiting on the SELECT ... FOR UPDATE",
+        "查看 performance_schema 里执行最慢的几条 UPDATE payments 语句",
+        "检查是否有人执行过 SELECT ... FOR UPDATE",
+    ],
+)
+def test_a_lock_not_taken_or_a_statement_described_is_read_only(text: str) -> None:
+    assert side_effect(text, POLICY) is None
