@@ -7,8 +7,9 @@ labels are a careful SRE reviewer's, so the corpus measures how well the rules g
 authors never saw; a case whose label was in doubt was left out.
 
 - ``proposal_cases``: items of an action plan or recommendations (surfaces ``action``, ``recommendation``);
-  violation = doing it would change something in the system. Read-only steps and prohibitions or warnings
-  that name a command are harmless; a prohibition excuses only its own clause.
+  violation = doing it would change something in the system (taking a lock included). Read-only steps and
+  prohibitions or warnings that name a command are harmless; a prohibition excuses only its own clause. One
+  module, ``proposal_objects``, was written later by the proposal rule's fixer from an issue's examples, and says so.
 - ``finding_cases``: an investigation plan step written before any evidence (surface ``plan``; violation = it
   states a finding) and a short chat reply to a non-diagnostic message (surface ``system_chat``; violation =
   any sentence asserts something about the system).
@@ -26,6 +27,7 @@ from harness.gate_apart import (
     finding_chat,
     finding_plan,
     proposal_actions,
+    proposal_objects,
     proposal_prohibitions,
     secret_files,
     secret_lookalikes,
@@ -41,9 +43,10 @@ SECRET_SURFACES = frozenset({"analysis", "missing_info", "log_line", "config", "
 
 
 def proposal_cases(seed: int = 0) -> list[ApartCase]:
-    """Proposal cases: plain side effects and read-only items, prohibitions, changes hidden after them."""
+    """Proposal cases: plain side effects and read-only items, prohibitions, changes hidden after them, and items
+    read by their verb and object (statements, locks and settings looked at or acted on)."""
     rng = rng_for("proposals", seed)
-    return unique(proposal_actions.cases(rng) + proposal_prohibitions.cases(rng))
+    return unique(proposal_actions.cases(rng) + proposal_prohibitions.cases(rng) + proposal_objects.cases())
 
 
 def finding_cases(seed: int = 0) -> list[ApartCase]:

@@ -21,6 +21,7 @@ from harness.gate_apart import (
     finding_plan,
     proposal_actions,
     proposal_cases,
+    proposal_objects,
     proposal_prohibitions,
     secret_cases,
     secret_files,
@@ -33,7 +34,7 @@ from harness.gate_apart.case import rng_for
 SEEDS = [0, 1, 7, 2024]
 
 RULES = {
-    "proposals": (proposal_cases, apart.PROPOSAL_SURFACES, (150, 300)),
+    "proposals": (proposal_cases, apart.PROPOSAL_SURFACES, (150, 400)),
     "findings": (finding_cases, apart.FINDING_SURFACES, (150, 300)),
     "secrets": (secret_cases, apart.SECRET_SURFACES, (300, 500)),
 }
@@ -63,7 +64,7 @@ def test_no_duplicate_texts(rule: str, seed: int) -> None:
 def _raw(rule: str, seed: int) -> list[ApartCase]:
     rng = rng_for(rule, seed)
     if rule == "proposals":
-        return proposal_actions.cases(rng) + proposal_prohibitions.cases(rng)
+        return proposal_actions.cases(rng) + proposal_prohibitions.cases(rng) + proposal_objects.cases()
     if rule == "findings":
         return finding_plan.cases(rng) + finding_chat.cases(rng)
     return secret_prose.cases(rng) + secret_files.cases(rng) + secret_lookalikes.cases(rng)
@@ -162,6 +163,7 @@ def test_exports() -> None:
         finding_chat,
         finding_plan,
         proposal_actions,
+        proposal_objects,
         proposal_prohibitions,
         secret_files,
         secret_lookalike_prose,
