@@ -23,7 +23,7 @@ from decimal import Decimal, DivisionByZero, InvalidOperation
 
 from harness.gate.quantities import unit_class, unit_factor
 from harness.gate.specificity import precision_step
-from harness.gate.tokens import APPROX, Number
+from harness.gate.tokens import APPROX, AT_LEAST, Number
 
 CONSTANTS = frozenset(Decimal(value) for value in (60, 100, 1000, 3600, 24, 1024, 86400))
 """Factors of a unit conversion: a leaf that needs no grounding (``× 60``, ``/ 1000``, ``× 100%``)."""
@@ -154,11 +154,14 @@ def check(
                 progress = True
     for total, parts in breakdowns(text, numbers):
         whole = sum((part.value for part in parts), Decimal(0))
-        if total not in known and all(part in known for part in parts) and agrees(total, whole):
+        exact = total.qualifier in (None, AT_LEAST) and total.value == whole  # a breakdown adds up exactly
+        if exact and total not in known and all(part in known for part in parts):
             known.append(total)
             shown.append(total)
+    again = [n for n in numbers if n not in known and any(_same(n, result) for result in shown)]
+    known += again
     restated = [n for n in numbers if n not in known and n not in wrong and _restates(text, n, known, agrees)]
-    return Checked(shown + restated, wrong)
+    return Checked(shown + again + restated, wrong)
 
 
 def breakdowns(text: str, numbers: Sequence[Number]) -> list[tuple[Number, tuple[Number, ...]]]:
@@ -187,10 +190,7 @@ def breakdowns(text: str, numbers: Sequence[Number]) -> list[tuple[Number, tuple
 
 
 def _restates(text: str, number: Number, known: Sequence[Number], agrees: Callable[[Number, Decimal], bool]) -> bool:
-    """The value of a known number again (``= 6 笔，即 10 笔中 6 笔``), a percentage of a known fraction, or a rate
-    per minute / per hour of a known rate per second."""
-    if any(k.value == number.value and k.unit in (None, number.unit) for k in known):
-        return True
+    """A percentage of a known fraction, or a rate per minute / per hour of a known rate per second."""
     if unit_class(number.unit) == "percent":
         fractions = [n.value for n in known if n.unit is None and 0 < n.value <= 1]
         return any(agrees(number, fraction * 100) for fraction in fractions)
@@ -202,6 +202,11 @@ def _restates(text: str, number: Number, known: Sequence[Number], agrees: Callab
     factor = Decimal(60) if per_minute else Decimal(3600)
     rates = [n.value for n in known if _PER_SECOND.match(text[_end(n) : _end(n) + 16])]
     return any(agrees(number, rate * factor) for rate in rates)
+
+
+def _same(number: Number, result: Number) -> bool:
+    """``number`` says a computed result again, as written: ``= 6 笔，即 10 笔中 6 笔``."""
+    return number.value == result.value and number.qualifier == result.qualifier and number.unit in (None, result.unit)
 
 
 def _holds(result: Number, value: Decimal, percent_leaf: bool, agrees: Callable[[Number, Decimal], bool]) -> bool:

@@ -109,7 +109,8 @@ def _derived(text: str, grounds: Grounds, missing: Sequence[Missing]) -> list[Nu
     evidence: what another part of the report may say again."""
     refused = {token.written for token in missing}
     evidence = dataclasses.replace(grounds.found, stated=[])  # what the report's other parts say is not evidence
-    return [n for n in tokenize(_shown(text)).numbers if n.written not in refused and not held(n, evidence)]
+    numbers = tokenize(_shown(text)).numbers  # a bound or a round figure (三十多, 约 30) pins no value down
+    return [n for n in numbers if n.qualifier is None and n.written not in refused and not held(n, evidence)]
 
 
 def _failure(where: str, token: Missing, source: str) -> EvidenceFailure:
