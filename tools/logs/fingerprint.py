@@ -69,46 +69,66 @@ class Parts:
 
     def render(self, slot: Callable[[int], str]) -> str:
         """The message with value ``i`` written as ``slot(i)``, whitespace collapsed."""
-        text = self.literals[0] + "".join(slot(i) + literal for i, literal in enumerate(self.literals[1:]))
-        return " ".join(text.split())
+        return self._joined([slot(i) for i in range(len(self.values))])
 
     @property
     def template(self) -> str:
-        return self.render(lambda i: f"<{self.kinds[i]}>")
+        return self._joined([f"<{kind}>" for kind in self.kinds])
+
+    def _joined(self, slots: list[str]) -> str:
+        pieces = [self.literals[0]]
+        for slot, literal in zip(slots, self.literals[1:], strict=True):
+            pieces += (slot, literal)
+        return " ".join("".join(pieces).split())
 
 
-_Segment = str | tuple[str, str]
+Split = Callable[[str], tuple[list[str], list[str]]]
+"""A literal -> (literals and values alternating, as ``re.split`` with one group gives them; each value's kind)."""
 
 
-def _cut(segments: list[_Segment], pattern: re.Pattern[str], kind: str | None) -> list[_Segment]:
-    """Each literal segment cut at the matches of ``pattern`` into (kind, value) pairs. A later pass reads only the
-    literal text between the values, as the substituted text would show it: no placeholder holds a digit or a
-    character a token may hold next to it, so neither a match nor a look-around crosses one."""
-    cut: list[_Segment] = []
-    for segment in segments:
-        if not isinstance(segment, str):
-            cut.append(segment)
-            continue
-        last = 0
-        for match in pattern.finditer(segment):
-            cut += [segment[last : match.start()], (kind or str(match.lastgroup), match.group())]
-            last = match.end()
-        cut.append(segment[last:])
-    return cut
+def _cut(cut: Parts, split: Split) -> Parts:
+    """``cut`` with each literal split into literals and new values. A later pass reads only the literal text
+    between the values, as the substituted text would show it: no placeholder holds a digit or a character a
+    token may hold next to it, so neither a match nor a look-around crosses one."""
+    literals: list[str] = []
+    kinds: list[str] = []
+    values: list[str] = []
+    for index, literal in enumerate(cut.literals):
+        pieces, found = split(literal)
+        literals += pieces[::2]
+        kinds += found
+        values += pieces[1::2]
+        if index < len(cut.values):
+            kinds.append(cut.kinds[index])
+            values.append(cut.values[index])
+    return Parts(tuple(literals), tuple(kinds), tuple(values))
+
+
+def _placeholders(literal: str) -> tuple[list[str], list[str]]:
+    pieces, kinds, last = [], [], 0
+    for match in _PLACEHOLDER.finditer(literal):
+        pieces += (literal[last : match.start()], match.group())
+        kinds.append(str(match.lastgroup))
+        last = match.end()
+    return [*pieces, literal[last:]], kinds
+
+
+def _splitter(pattern: re.Pattern[str], kind: str) -> Split:
+    grouped = re.compile(f"({pattern.pattern})")
+
+    def split(literal: str) -> tuple[list[str], list[str]]:
+        pieces = grouped.split(literal)
+        return pieces, [kind] * (len(pieces) // 2)
+
+    return split
+
+
+_SPLIT_ID, _SPLIT_NUM = _splitter(_ID, "ID"), _splitter(_DIGITS, "NUM")
 
 
 def parts(message: str) -> Parts:
     """``message`` cut at the values :func:`template` replaces (see the module docstring)."""
-    segments = _cut(_cut(_cut([message], _PLACEHOLDER, None), _ID, "ID"), _DIGITS, "NUM")
-    literals, kinds, values = [""], [], []
-    for segment in segments:
-        if isinstance(segment, str):
-            literals[-1] += segment
-        else:
-            kinds.append(segment[0])
-            values.append(segment[1])
-            literals.append("")
-    return Parts(tuple(literals), tuple(kinds), tuple(values))
+    return _cut(_cut(_cut(Parts((message,), (), ()), _placeholders), _SPLIT_ID), _SPLIT_NUM)
 
 
 def template(message: str) -> str:

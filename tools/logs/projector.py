@@ -1,17 +1,23 @@
 """``QueryLogsResultProjector``: the raw ``query_logs`` response -> the bounded §8.2 envelope.
 
 Deterministic, no LLM. Everything that leaves here went through ``contract.secrets.redact`` first (pattern
-examples, event messages, service names and the scope's query), then was clipped.
+examples, templates and values, event messages, service names and the scope's query), then was clipped.
 
 - Patterns: events grouped by ``(service, level, template(message))`` (:mod:`tools.logs.fingerprint`); each keeps
   its count, first_seen, last_seen and, as its example, the most recent message. Sorted by severity
   (FATAL > ERROR > WARN > INFO > DEBUG > TRACE > other), then count, then most recent; at most ``max-patterns``.
+- A pattern's details say which values it folds, so the example's values are never read as every event's: when
+  its events differ in some values, ``template`` is its text with the values they share written out and each
+  varying one as ``<KINDn>`` (``<DUR1>``, ``<ID1>`` …); a pattern of at most ``FEW_EVENTS`` events lists its
+  ``occurrences`` (each event's timestamp and, by slot, its values), a larger one gives ``slot_values`` (per slot
+  the number of distinct values and the ``TOP_VALUES`` most frequent with their counts). A single event has none.
 - Events: a time-ordered sample of at most ``max-events``. The matching events, oldest first, are cut into that
   many equal consecutive slices and each slice gives its most severe event (the earliest on a tie, the latest
   in the last slice), so the sample spans the whole window, prefers errors and, when severities tie, holds the
   first and the last event.
 - ``max-total-chars`` bounds the whole serialised agent_result: events are given up first (the sample is
-  re-drawn one smaller each time), then patterns from the least important. The scope is never cut.
+  re-drawn one smaller each time), then the patterns' details from the least important pattern, then patterns
+  from the least important. The scope is never cut.
 - ``truncated`` is true whenever any matching event is not in ``events``, a pattern was left out, or a text was
   clipped or redaction made it longer than the budget.
 
@@ -23,8 +29,9 @@ from __future__ import annotations
 
 import functools
 import json
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -35,11 +42,16 @@ from contract.clock import isoformat
 from contract.secrets import redact
 from contract.tool import PROJECTION_FAILED, SAFE_MESSAGES, Projection, clip, error_projection, failure_of
 from contract.vocabulary import EvidenceStatus
-from tools.logs.fingerprint import normalise_level, severity, template
+from tools.logs.fingerprint import Parts, normalise_level, parts, severity
 from tools.logs.source import LogTopic
 
 MAX_SERVICE_CHARS = 80
 MAX_QUERY_CHARS = 300
+MAX_VALUE_CHARS = 80
+FEW_EVENTS = 5
+"""A pattern of at most this many events lists each of them; a larger one counts the values of each slot."""
+TOP_VALUES = 5
+"""The most frequent values of a slot that a large pattern shows."""
 
 
 class _Raw(BaseModel):
@@ -88,7 +100,7 @@ class _Event:
     service: str
     message: str
     rank: int
-    template: str
+    parts: Parts
 
 
 @dataclass
@@ -99,7 +111,13 @@ class _Pattern:
     first_seen: datetime
     last_seen: datetime
     example: str
-    count: int = 0
+    events: list[_Event]
+    detail: dict[str, Any] = field(default_factory=dict)
+    """``template`` with ``occurrences`` or ``slot_values`` (see the module docstring), or nothing."""
+
+    @property
+    def count(self) -> int:
+        return len(self.events)
 
 
 class QueryLogsResultProjector:
@@ -139,7 +157,11 @@ class QueryLogsResultProjector:
         truncated = truncated or clipped or len(events) < raw.match_count
         kept = patterns[: self._budget.max_patterns]
         truncated = truncated or len(kept) < len(patterns)
+        for pattern in kept:
+            pattern.detail, detail_clipped = self._detail(pattern.events)
+            truncated = truncated or detail_clipped
         sample_size = min(self._budget.max_events, len(events))
+        detailed = len(kept)
         status = EvidenceStatus.EVIDENCE_FOUND if raw.match_count > 0 else EvidenceStatus.NO_EVIDENCE
 
         def envelope(sample: list[_Event], shown: list[_Pattern], cut: bool) -> dict[str, Any]:
@@ -150,7 +172,7 @@ class QueryLogsResultProjector:
                 "scope": scope,
                 "match_count": raw.match_count,
                 "returned_count": len(sample),
-                "patterns": [_pattern_json(pattern) for pattern in shown],
+                "patterns": [_pattern_json(pattern, index < detailed) for index, pattern in enumerate(shown)],
                 "events": [_event_json(event) for event in sample],
                 "truncated": cut,
             }
@@ -160,7 +182,15 @@ class QueryLogsResultProjector:
             return Projection(result, status)
         sample_size = _largest(sample_size, lambda size: self._fits(envelope(_sample(events, size), kept, True)))
         if sample_size == 0:
-            kept = kept[: _largest(len(kept), lambda count: self._fits(envelope([], kept[:count], True)))]
+
+            def fits_detailed(count: int) -> bool:
+                nonlocal detailed
+                detailed = count
+                return self._fits(envelope([], kept, True))
+
+            detailed = _largest(len(kept), fits_detailed)
+            if detailed == 0:
+                kept = kept[: _largest(len(kept), lambda count: self._fits(envelope([], kept[:count], True)))]
         return Projection(envelope(_sample(events, sample_size), kept, True), status)
 
     def _fits(self, result: dict[str, Any]) -> bool:
@@ -187,27 +217,68 @@ class QueryLogsResultProjector:
         clipped_any = False
         # services and many messages repeat within a result: each distinct text is redacted and templated once
         redacted = functools.cache(lambda text: redact(text)[0])
-        template_of = functools.cache(template)
+        parts_of = functools.cache(parts)
         for raw in sorted(raw_events, key=lambda event: event.timestamp):
             full_message = redacted(raw.message)
             message, clipped = clip(full_message, self._budget.max_message_chars)
             service, service_clipped = clip(redacted(raw.service), MAX_SERVICE_CHARS)
             level = normalise_level(raw.level)
-            events.append(_Event(raw.timestamp, level, service, message, severity(level), template_of(full_message)))
+            events.append(_Event(raw.timestamp, level, service, message, severity(level), parts_of(full_message)))
             clipped_any = clipped_any or clipped or service_clipped
         return events, clipped_any
+
+    def _detail(self, events: list[_Event]) -> tuple[dict[str, Any], bool]:
+        """A pattern's details (see the module docstring) and whether a text of them was clipped. Its events share
+        a template, so they have the same slots; the values come from the redacted messages and are redacted
+        again on their own."""
+        if len(events) < 2:
+            return {}, False
+        columns = list(zip(*(event.parts.values for event in events), strict=True))
+        kinds = events[0].parts.kinds
+        numbered: Counter[str] = Counter()
+        names: dict[int, str] = {}
+        for index, column in enumerate(columns):
+            if len(set(column)) > 1:
+                numbered[kinds[index]] += 1
+                names[index] = f"{kinds[index]}{numbered[kinds[index]]}"
+        if not names:
+            if len(events) > FEW_EVENTS:
+                return {}, False
+            return {"occurrences": [{"timestamp": isoformat(event.timestamp)} for event in events]}, False
+        first = events[0].parts
+        text = first.render(lambda index: f"<{names[index]}>" if index in names else first.values[index])
+        shown_template, clipped = clip(redact(text)[0], self._budget.max_message_chars)
+        slots = {index: name for index, name in names.items() if f"<{name}>" in shown_template}
+        value = functools.cache(lambda text: clip(redact(text)[0], MAX_VALUE_CHARS))
+        clipped = clipped or len(slots) < len(names)
+        clipped = clipped or any(value(column_value)[1] for i in slots for column_value in set(columns[i]))
+        if len(events) <= FEW_EVENTS:
+            occurrences = [
+                {
+                    "timestamp": isoformat(event.timestamp),
+                    "values": {name: value(event.parts.values[index])[0] for index, name in slots.items()},
+                }
+                for event in events
+            ]
+            return {"template": shown_template, "occurrences": occurrences}, clipped
+        slot_values = {}
+        for index, name in slots.items():
+            counts = Counter(value(column_value)[0] for column_value in columns[index])
+            top = [{"value": text, "count": count} for text, count in counts.most_common(TOP_VALUES)]
+            slot_values[name] = {"distinct": len(counts), "top": top}
+        return {"template": shown_template, "slot_values": slot_values}, clipped
 
     @staticmethod
     def _patterns(events: list[_Event]) -> list[_Pattern]:
         groups: dict[tuple[str, str, str], _Pattern] = {}
         for event in events:
-            key = (event.service, event.level, event.template)
+            key = (event.service, event.level, event.parts.template)
             group = groups.get(key)
             if group is None:
                 group = groups[key] = _Pattern(
-                    event.level, event.service, key[2], event.timestamp, event.timestamp, event.message
+                    event.level, event.service, key[2], event.timestamp, event.timestamp, event.message, []
                 )
-            group.count += 1
+            group.events.append(event)
             group.last_seen = event.timestamp
             group.example = event.message
         return sorted(
@@ -245,7 +316,7 @@ def _sample(events: list[_Event], size: int) -> list[_Event]:
     return chosen
 
 
-def _pattern_json(pattern: _Pattern) -> dict[str, Any]:
+def _pattern_json(pattern: _Pattern, detailed: bool) -> dict[str, Any]:
     return {
         "count": pattern.count,
         "first_seen": isoformat(pattern.first_seen),
@@ -253,6 +324,7 @@ def _pattern_json(pattern: _Pattern) -> dict[str, Any]:
         "level": pattern.level,
         "service": pattern.service,
         "example": pattern.example,
+        **(pattern.detail if detailed else {}),
     }
 
 

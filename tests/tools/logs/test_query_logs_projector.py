@@ -71,7 +71,8 @@ def test_evidence_found_envelope_is_exact(call: Call) -> None:
     assert result["match_count"] == raw["match_count"] > result["returned_count"] == len(result["events"]) == 10
     assert isinstance(result["truncated"], bool) and result["truncated"] is True
     for pattern in result["patterns"]:
-        assert list(pattern) == ["count", "first_seen", "last_seen", "level", "service", "example"]
+        assert list(pattern)[:6] == ["count", "first_seen", "last_seen", "level", "service", "example"]
+        assert set(list(pattern)[6:]) <= {"template", "occurrences", "slot_values"}
         assert isinstance(pattern["count"], int) and pattern["first_seen"] <= pattern["last_seen"]
         assert all(isinstance(pattern[key], str) for key in ("first_seen", "last_seen", "level", "service", "example"))
     for event in result["events"]:
@@ -143,6 +144,119 @@ def test_patterns_count_and_order() -> None:
     assert first["first_seen"] == isoformat(NOW - timedelta(seconds=500))
     assert first["last_seen"] == isoformat(NOW - timedelta(seconds=300))
     assert first["example"] == "Connection is not available after 30010ms"  # the most recent one
+
+
+SLOW = (
+    "Query_time={}s Lock_time={}s Rows_examined=1 user=order_app@10.0.3.17 app=order-service db=order_db "
+    "sql=SELECT * FROM biz_order WHERE order_id='order-4711' FOR UPDATE"
+)
+
+
+def test_a_small_pattern_shows_each_event_with_its_own_values() -> None:
+    """Two slow queries fold into one pattern: each keeps its own times, not the example's (the released report
+    that gave 11.775 s / 10.509 s to both)."""
+    raw = _raw(
+        [
+            (1200, "ERROR", "order_db", SLOW.format("15.171", "14.307")),
+            (610, "ERROR", "order_db", SLOW.format("11.775", "10.509")),
+        ]
+    )
+    [pattern] = _project(raw)["patterns"]
+    assert pattern["count"] == 2 and pattern["example"] == SLOW.format("11.775", "10.509")
+    assert pattern["template"] == (
+        "Query_time=<DUR1> Lock_time=<DUR2> Rows_examined=1 user=order_app@10.0.3.17 app=order-service db=order_db "
+        "sql=SELECT * FROM biz_order WHERE order_id='order-4711' FOR UPDATE"
+    )
+    assert pattern["occurrences"] == [
+        {"timestamp": isoformat(NOW - timedelta(seconds=1200)), "values": {"DUR1": "15.171s", "DUR2": "14.307s"}},
+        {"timestamp": isoformat(NOW - timedelta(seconds=610)), "values": {"DUR1": "11.775s", "DUR2": "10.509s"}},
+    ]
+    assert "slot_values" not in pattern
+
+
+def test_identical_events_list_their_times_and_a_single_event_adds_nothing() -> None:
+    raw = _raw(
+        [
+            (300, "WARN", "svc", "Health check DOWN"),
+            (200, "WARN", "svc", "Health check DOWN"),
+            (100, "INFO", "svc", "up 1"),
+        ]
+    )
+    down, single = _project(raw)["patterns"]
+    assert down["occurrences"] == [{"timestamp": isoformat(NOW - timedelta(seconds=ago))} for ago in (300, 200)]
+    assert "template" not in down
+    assert list(single) == ["count", "first_seen", "last_seen", "level", "service", "example"]
+
+
+def test_a_large_pattern_gives_the_values_of_each_varying_slot_with_their_counts() -> None:
+    waits = [17, 23, 17, 31, 17, 23, 19, 20, 21, 22]
+    raw = _raw(
+        [
+            (600 - 10 * i, "ERROR", "order-service", f"HikariPool-1 timed out after 30000ms (active=50, waiting={w})")
+            for i, w in enumerate(waits)
+        ]
+    )
+    [pattern] = _project(raw)["patterns"]
+    assert pattern["count"] == 10 and "occurrences" not in pattern
+    assert pattern["template"] == "HikariPool-1 timed out after 30000ms (active=50, waiting=<NUM1>)"
+    assert pattern["slot_values"] == {
+        "NUM1": {
+            "distinct": 7,
+            "top": [
+                {"value": "17", "count": 3},
+                {"value": "23", "count": 2},
+                {"value": "31", "count": 1},
+                {"value": "19", "count": 1},
+                {"value": "20", "count": 1},
+            ],
+        }
+    }
+
+
+def test_every_value_shown_is_the_one_of_its_own_event(call: Call) -> None:
+    for arguments in (
+        {"topic": "SLOW_SQL", "query": "order_db biz_order", "lookback_minutes": 60},
+        {"topic": "APPLICATION", "query": "order-service order-123 timeout"},
+        {"topic": "ACCESS", "query": "api-gateway 504 pay", "lookback_minutes": 120},
+    ):
+        raw, projection = call(**arguments)
+        by_time: dict[str, list[str]] = {}
+        for event in raw["events"]:
+            by_time.setdefault(event["timestamp"], []).append(event["message"])
+        detailed = 0
+        for pattern in projection.agent_result["patterns"]:
+            for occurrence in pattern.get("occurrences", []):
+                detailed += 1
+                lines = [
+                    line for line in by_time[occurrence["timestamp"]] if template(line) == template(pattern["example"])
+                ]
+                assert any(all(value in line for value in occurrence.get("values", {}).values()) for line in lines)
+            for slot in pattern.get("slot_values", {}).values():
+                detailed += 1
+                assert sum(value["count"] for value in slot["top"]) <= pattern["count"]
+                assert len(slot["top"]) == min(5, slot["distinct"])
+        assert detailed, arguments
+    _, projection = call(topic="SLOW_SQL", query="order_db biz_order", lookback_minutes=60)
+    [lock] = [p for p in projection.agent_result["patterns"] if "FOR UPDATE" in p["example"]]
+    assert [o["values"] for o in lock["occurrences"]] == [
+        {"DUR1": "15.171s", "DUR2": "14.307s"},
+        {"DUR1": "11.775s", "DUR2": "10.509s"},
+    ]
+
+
+def test_the_details_are_given_up_after_the_events_and_before_the_patterns() -> None:
+    raw = _raw([(600 - i, "ERROR", "svc", f"request {i} timed out after {30000 + i}ms") for i in range(8)])
+    full = _project(raw)
+    assert len(full["events"]) == 8 and "slot_values" in full["patterns"][0]
+    size = _chars(full)
+    tighter = _project(raw, LogsBudget(max_total_chars=size - 40))
+    assert tighter["events"] and len(tighter["events"]) < 8 and "slot_values" in tighter["patterns"][0]
+    bare = {**full, "events": [], "returned_count": 0}
+    bare["patterns"] = [
+        {key: value for key, value in full["patterns"][0].items() if key not in ("template", "slot_values")}
+    ]
+    squeezed = _project(raw, LogsBudget(max_total_chars=_chars(bare) + 5))
+    assert squeezed["events"] == [] and squeezed["patterns"] == bare["patterns"] and squeezed["truncated"] is True
 
 
 def test_timeline_sample_is_time_ordered_spread_and_prefers_errors() -> None:

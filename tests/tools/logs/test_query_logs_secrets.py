@@ -143,3 +143,33 @@ def test_a_value_named_as_a_credential_reaches_no_agent_whatever_it_looks_like(
     assert all(value in json.dumps(raw, ensure_ascii=False) for _, value in WORDS_AND_NUMBERS[:4])
     assert [value for _, value in WORDS_AND_NUMBERS if value in result] == []
     assert result.count("[REDACTED]") >= len(WORDS_AND_NUMBERS)
+
+
+@pytest.mark.parametrize("repeats", [3, 9])
+def test_the_values_a_pattern_shows_are_redacted(clock: ManualClock, tmp_path: Path, repeats: int) -> None:
+    """A pattern's template, each event's values and each slot's values go through the same redaction."""
+    secrets = [f"Pw{index}x!Secret{index * 7}" for index in range(repeats)]
+    tokens = [f"tk_live_{index:02d}4f9a2c81e7" for index in range(repeats)]
+    lines = [
+        f"Login ok user=u-{1000 + index} password={secret} token={token} took {20 + index}ms"
+        for index, (secret, token) in enumerate(zip(secrets, tokens, strict=True))
+    ]
+    dataset = tmp_path / "logs.jsonl"
+    records = [
+        {
+            "seconds_ago": 600 - index,
+            "topic": "APPLICATION",
+            "service": "user-service",
+            "level": "INFO",
+            "message": line,
+        }
+        for index, line in enumerate(lines)
+    ]
+    dataset.write_text("".join(json.dumps(record) + "\n" for record in records))
+    tool = make_tool(clock, dataset=str(dataset))
+    arguments = {"topic": "APPLICATION", "query": "user-service login", "lookback_minutes": 30}
+    [pattern] = tool.projector.project("c", arguments, tool.run("c", arguments)).agent_result["patterns"]
+    detail = json.dumps({key: pattern[key] for key in ("template", "occurrences", "slot_values") if key in pattern})
+    assert "<ID1>" in pattern["template"] and "[REDACTED]" in pattern["template"]
+    assert "u-1000" in detail
+    assert [value for value in secrets + tokens if value in json.dumps(pattern)] == []
