@@ -25,6 +25,21 @@ class LogScope(_Model):
     end_time: str
 
 
+class LogOccurrence(_Model):
+    timestamp: str
+    values: dict[str, str] | None = None
+
+
+class LogSlotValue(_Model):
+    value: str
+    count: StrictInt
+
+
+class LogSlot(_Model):
+    distinct: StrictInt
+    top: list[LogSlotValue]
+
+
 class LogPattern(_Model):
     count: StrictInt
     first_seen: str
@@ -32,6 +47,13 @@ class LogPattern(_Model):
     level: str
     service: str
     example: str
+    template: str | None = None
+    occurrences: list[LogOccurrence] = []
+    slot_values: dict[str, LogSlot] = {}
+
+    def detail(self) -> dict[str, Any]:
+        """Which values the pattern folds (:mod:`tools.logs.projector`), as the agent_result gives them."""
+        return self.model_dump(include={"template", "occurrences", "slot_values"}, exclude_defaults=True)
 
 
 class LogEvent(_Model):
@@ -82,6 +104,8 @@ def evidence(result: LogsResult, found: bool) -> list[dict[str, Any]]:
             "last_seen": item.last_seen,
             "level": item.level,
             "service": item.service,
+            # under one key, so every pattern entry of a call has one shape whatever details it has
+            "detail": item.detail(),
         }
         for item in result.patterns
     ]
@@ -100,6 +124,7 @@ def cite(result: LogsResult, found: bool) -> list[dict[str, Any]]:
             "count": item.count,
             "first_seen": item.first_seen,
             "last_seen": item.last_seen,
+            **item.detail(),
         }
         for item in result.patterns
     ]

@@ -74,10 +74,14 @@ def _description(default_minutes: int, max_minutes: int) -> str:
         f"lookback_minutes — how far back from now to search, default {default_minutes}, maximum {max_minutes}; "
         "a larger value is clamped to the maximum and the result's scope then has lookback_clamped: true.\n"
         "Result: the full scope searched (topic, query, start_time, end_time), match_count (all matching events "
-        "in that window), patterns (repeated events grouped, with count, first_seen, last_seen and one example) "
-        "and a short time-ordered sample of events (returned_count of them); truncated: true when anything was "
-        "left out or shortened. Secrets in log lines are redacted. NO_EVIDENCE means nothing matched this query "
-        "in this window, not that the service is healthy."
+        "in that window), patterns (repeated events grouped, with count, first_seen, last_seen and the most recent "
+        "one as example) and a short time-ordered sample of events (returned_count of them); truncated: true when "
+        "anything was left out or shortened. A pattern's count is of all its events and the example's values belong "
+        "to that event only: where its events differ, template is the pattern's text with each varying value as a "
+        "slot (<DUR1>, <ID1> …), and a pattern of up to 5 events lists occurrences (each event's timestamp and its "
+        "slot values), a larger one slot_values (per slot the number of distinct values and the most frequent ones "
+        "with their counts). Secrets in log lines are redacted. NO_EVIDENCE means nothing matched this query in "
+        "this window, not that the service is healthy."
     )
 
 

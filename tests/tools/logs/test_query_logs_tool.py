@@ -46,6 +46,15 @@ def test_description_states_purpose_limits_matching_and_clamp(tool: QueryLogsToo
     text = tool.spec.description
     for phrase in ("lookup_knowledge", "query_mysql", "at least half", "default 30", "maximum 1440", "clamped"):
         assert phrase in text
+    # what a pattern's fields mean: the example's values are that one event's (issue: counts given to its order id)
+    for phrase in (
+        "template",
+        "<DUR1>",
+        "occurrences",
+        "slot_values",
+        "the example's values belong to that event only",
+    ):
+        assert phrase in text
     assert "MOCK" not in text
 
 
