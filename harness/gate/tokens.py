@@ -67,7 +67,7 @@ _QUALIFIERS_AFTER = (
 _WINDOW_BEFORE = re.compile(
     r"(?:最近|过去|近|前|窗口|范围|lookback|last|past|within|previous)[^0-9]{0,4}$", re.IGNORECASE
 )
-_WINDOW_AFTER = re.compile(r"^[^0-9，。；,;]{0,3}(?:窗口|范围|内|以内|之内|window)", re.IGNORECASE)
+_WINDOW_AFTER = re.compile(r"^[^0-9，。；,;]{0,3}(?:窗口|范围|内|以内|之内|基线|window|baseline)", re.IGNORECASE)
 _ORDINAL_BEFORE = re.compile(r"(?:第|No\.|#)[ \t]*$", re.IGNORECASE)
 _LIST_MARKER = re.compile(r"(?:^|\n)[ \t]*$")
 _ELLIPSIS = re.compile(r"^(?:…|\.\.\.)")

@@ -105,7 +105,8 @@ def scope(result: MetricsResult) -> Scope:
     selection = f" where {matchers}" if matchers else ""
     return Scope(
         source=f"{result.source} (MOCK)" if result.source_kind == "MOCK" else result.source,
-        queried=f"{where.metric} {where.aggregation}{grouping}{selection}，{window}",
+        queried=f"{where.metric} {where.aggregation}{grouping}{selection}，{window}，step_seconds={where.step_seconds}"
+        f"，promql={where.promql}",
         verified=f"{where.metric} {where.aggregation} 指标，{window}",
         complete=all((where.metric, where.aggregation, where.start_time, where.end_time)) and result.series_count == 0,
     )

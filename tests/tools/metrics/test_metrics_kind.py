@@ -53,7 +53,8 @@ def test_a_demo_result_reads_as_evidence() -> None:
     assert found
     assert KIND.scope(result) == Scope(
         source="prometheus (MOCK)",
-        queried=f'hikaricp_connections_pending max by (service) where pool="HikariPool-1"，{WINDOW}',
+        queried=f'hikaricp_connections_pending max by (service) where pool="HikariPool-1"，{WINDOW}，'
+        f"step_seconds={result.scope.step_seconds}，promql={result.scope.promql}",  # the request's own terms
         verified=f"hikaricp_connections_pending max 指标，{WINDOW}",
         complete=False,
     )
