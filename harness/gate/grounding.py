@@ -58,7 +58,7 @@ from harness.gate.derivation import agrees, derived, held
 from harness.gate.evidence import Grounds, Held
 from harness.gate.moments import Moment, same_moment
 from harness.gate.scope_naming import names_scope, paired_ends
-from harness.gate.tokens import Identifier, tokenize
+from harness.gate.tokens import Identifier, Number, Tokens, tokenize
 
 _ARITHMETIC = re.compile(r"[×*÷]|乘以|乘|(?<![A-Za-z])x(?=\s*\d)")
 
@@ -99,42 +99,63 @@ def unsupported(
     conclusion shows its work in the analyses it rests on).
     """
     tokens = tokenize(text, non_facts)
+    missing = _identifiers(tokens, grounds, ignore)
+    moments, missed = _moments(tokens, grounds)
+    arithmetic = bool(_ARITHMETIC.search(text))
+    others = [tokenize(other, non_facts) for other in operand_texts]
+    borrowed = [n for extra in others for n in extra.numbers if held(n, grounds.found)]
+    moments += [m for extra in others for m in extra.moments if _held_moment(m, grounds.found)]
+    arithmetic = arithmetic or any(_ARITHMETIC.search(other) for other in operand_texts)
+    missing += missed + _numbers(tokens, grounds, borrowed, moments, arithmetic)
+    return list({item.written: item for item in missing}.values())
+
+
+def _named(tokens: Tokens, at: int, written: str, *, moment: bool = False) -> bool:
+    return names_scope(tokens.text, at, at + len(written), moment=moment)
+
+
+def _identifiers(tokens: Tokens, grounds: Grounds, ignore: frozenset[str]) -> list[Missing]:
     found, asked = grounds.found, grounds.asked
     missing: list[Missing] = []
-
-    def named(at: int, written: str, *, moment: bool = False) -> bool:
-        return names_scope(tokens.text, at, at + len(written), moment=moment)
-
     for identifier in tokens.identifiers:
         if identifier.key in ignore or identifier.negated or _has_word(found.words, identifier):
             continue
         if joined(identifier.key, found):
             continue
         only_asked = _has_word(asked.words, identifier)
-        if not (only_asked and named(identifier.at, identifier.written)):
+        if not (only_asked and _named(tokens, identifier.at, identifier.written)):
             missing.append(Missing(identifier.written, only_asked))
-    moments = []
+    return missing
+
+
+def _moments(tokens: Tokens, grounds: Grounds) -> tuple[list[Moment], list[Missing]]:
+    """The grounded moments of ``tokens`` and the missing ones; what names one end of a span names the other."""
     partner = paired_ends(tokens.text, tokens.moments)
     by_place = {moment.at: moment for moment in tokens.moments}
 
-    def named_moment(moment: Moment) -> bool:
-        if named(moment.at, moment.written, moment=True):
-            return True
+    def named(moment: Moment) -> bool:
         other = by_place.get(partner.get(moment.at, -1))
-        return other is not None and named(other.at, other.written, moment=True)
+        ends = [moment] if other is None else [moment, other]
+        return any(_named(tokens, end.at, end.written, moment=True) for end in ends)
 
+    moments: list[Moment] = []
+    missing: list[Missing] = []
     for moment in tokens.moments:
-        if _held_moment(moment, found) or (_held_moment(moment, asked) and named_moment(moment)):
+        if _held_moment(moment, grounds.found) or (_held_moment(moment, grounds.asked) and named(moment)):
             moments.append(moment)
         else:
-            missing.append(Missing(moment.written, _held_moment(moment, asked)))
-    operands = [n for n in tokens.numbers if held(n, found) or (held(n, asked) and named(n.at, n.written))]
-    arithmetic = bool(_ARITHMETIC.search(text))
-    for other in operand_texts:
-        extra = tokenize(other, non_facts)
-        operands += [n for n in extra.numbers if held(n, found)]
-        moments += [m for m in extra.moments if _held_moment(m, found)]
-        arithmetic = arithmetic or bool(_ARITHMETIC.search(other))
+            missing.append(Missing(moment.written, _held_moment(moment, grounds.asked)))
+    return moments, missing
+
+
+def _numbers(
+    tokens: Tokens, grounds: Grounds, borrowed: list[Number], moments: list[Moment], arithmetic: bool
+) -> list[Missing]:
+    """The numbers of ``tokens`` neither held, computed, derived nor shown by correct arithmetic (and the results of
+    wrong steps); ``borrowed``: grounded numbers of other texts that may be operands."""
+    found, asked = grounds.found, grounds.asked
+    operands = [n for n in tokens.numbers if held(n, found) or (held(n, asked) and _named(tokens, n.at, n.written))]
+    operands += borrowed
     operands += [n for n in tokens.numbers if n not in operands and computed(n, tokens, found)]
     for whole, parts in durations_in_two_units(tokens.text, tokens.numbers):
         if any(part not in operands for part in parts) and (
@@ -152,8 +173,7 @@ def unsupported(
         operands += shown
         pending = [n for n in pending if n not in shown]
     pending += [n for n in wrong if n not in pending]
-    missing += [Missing(number.written, held(number, asked)) for number in pending]
-    return list({item.written: item for item in missing}.values())
+    return [Missing(number.written, held(number, asked)) for number in pending]
 
 
 def _held_moment(moment: Moment, evidence: Held) -> bool:
