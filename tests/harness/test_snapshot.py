@@ -126,6 +126,7 @@ def test_the_snapshot_holds_the_exact_evidence_of_each_tool() -> None:
                     "last_seen": "2026-07-21T02:30:00.000+00:00",
                     "level": "WARN",
                     "service": "order-service",
+                    "detail": {},
                 },
                 {
                     **log_header,
