@@ -8,9 +8,13 @@ draft in full, and a bounded view of the snapshot built by deterministic code (n
 * each analysis keeps, per call it cites, items of that call's evidence: an entry of the kind's ``evidence`` (a
   log pattern or line, a document, a series), or, where an entry holds a list of records (a result's rows, a
   series' samples), each record, the entry's other fields shown once beside the records kept;
-* the items holding the fact tokens (ids, numbers, times, codes) of the analysis's own text come first, then those
-  holding tokens of the rest of the report (a token every item of the call holds tells nothing and counts for
-  none), then the rest of each cited call, round by round over the calls in the source's order, while they fit;
+* items are ranked per cited call: those holding the passages the analysis's own text quotes and its fact tokens
+  (ids, numbers, times, codes) first, then those holding the rest of the report's, then the rest in the source's
+  order. A token every item of the call holds tells nothing and counts for none; what an entry says of all its
+  records (a series' labels and figures) counts for the one record of it that holds most;
+* each cited call's first item is taken before any call gets a second, so that no analysis is left with nothing
+  to be judged on; then the items that hold what the report says, then the rest, each round by round over the
+  calls (every call's next item before any call's one after), while they fit;
 * the items kept keep the source's order, and each analysis says in ``omitted_evidence``, for every cited call
   that lost items, its source and scope, how many items are shown and how many are left out. What the source
   counted (``match_count``, ``returned_count``) is shown as it was.
@@ -37,10 +41,14 @@ ASKING_KEYS = frozenset({"asked", "scope", "source", "source_type"})
 """Fields of an entry that say what was asked and where (the same for every item of a call): no item is chosen
 by them."""
 
+PASSAGE_WEIGHT = 1000
+"""A quoted passage an item holds counts as this many tokens: more than any text states."""
+
 _RUN = re.compile(r"[0-9A-Za-z_][0-9A-Za-z_.:+/-]*")
 _PIECE = re.compile(r"[0-9A-Za-z_]+")
 _CLOCK = re.compile(r"(?<!\d)(\d{1,2}:\d{2})(:\d{2})?(?!\d)")
 _DATE = re.compile(r"(?<!\d)\d{4}-\d{2}-\d{2}(?!\d)")
+_QUOTED = re.compile(r"「([^「」]+)」|“([^“”]+)”|\"([^\"]+)\"|`([^`]+)`")
 
 
 @dataclass(frozen=True)
@@ -65,7 +73,7 @@ class _Item:
     """Its place among the call's items, in the source's order."""
     cost: int
     """Its UTF-8 bytes in the guard input, an upper bound (a separator included)."""
-    order: tuple[int, int, int, int, int, int]
+    order: tuple[int, int, int, int, int]
     """Its place in the order items are taken in (the module docstring)."""
 
 
@@ -128,28 +136,50 @@ def _header(entry: Mapping[str, Any], kept: set[tuple[str, int]] | None = None) 
 
 def _items(cited: list[_Cited], draft: Draft) -> list[_Item]:
     """Every item of every cited call, each with its cost and its place in the order of taking."""
-    report = mentioned(" ".join(text for _, text in draft.visible_texts()))
+    report = _Said.of(" ".join(text for _, text in draft.visible_texts()))
     items: list[_Item] = []
     for number, one in enumerate(cited):
-        own = mentioned(one.analysis.text)
-        parts: list[tuple[int, str | None, int, Any]] = []
+        own = _Said.of(one.analysis.text)
+        parts: list[tuple[int, str | None, int, str, str]] = []
         for position, entry in enumerate(one.entries):
             fields = _record_fields(entry)
+            plain = _leaf_text({k: v for k, v in entry.items() if k not in ASKING_KEYS and k not in fields})
             if not fields:
-                plain = {key: value for key, value in entry.items() if key not in ASKING_KEYS}
-                parts.append((position, None, _bytes(entry) + 1, plain))
+                parts.append((position, None, _bytes(entry) + 1, plain, ""))
             for field in fields:
-                parts += [(position, field, _bytes(record) + 1, record) for record in entry[field]]
-        held = [held_tokens(json.dumps(value, ensure_ascii=False)) for *_, value in parts]
-        common = frozenset.intersection(*held) if held else frozenset()
-        scores = [(len((tokens & own) - common), len((tokens & report) - common)) for tokens in held]
+                parts += [(position, field, _bytes(record) + 1, _leaf_text(record), plain) for record in entry[field]]
+        scores = _scores(parts, own, report)
         ranked = sorted(range(len(parts)), key=lambda i: (_tier(*scores[i]), -scores[i][0], -scores[i][1], i))
         rank = {index: place for place, index in enumerate(ranked)}
-        for index, (position, field, cost, _) in enumerate(parts):
+        for index, (position, field, cost, *_) in enumerate(parts):
             mine, others = scores[index]
-            order = (_tier(mine, others), -mine, -others, rank[index], number, index)
+            order = (min(rank[index], 1), _tier(mine, others), rank[index], number, index)
             items.append(_Item(number, position, field, index, cost, order))
     return items
+
+
+def _scores(parts: list[tuple[int, str | None, int, str, str]], own: _Said, report: _Said) -> list[tuple[int, int]]:
+    """How much of the analysis's own text and of the whole report each item holds. A record is read on its own;
+    what its entry says of all its records (a series' labels and figures) counts once, for the record of the
+    entry that holds most, so that each series the report names is shown by its best sample."""
+    texts = [_normal(part[3]) for part in parts]
+    headers = [_normal(part[4]) for part in parts]
+    held = [held_tokens(text) for text in texts]
+    held_headers = {header: held_tokens(header) for header in set(headers)}
+    every = [held[i] | held_headers[headers[i]] for i in range(len(parts))]
+    common = frozenset.intersection(*every) if every else frozenset()
+    scores = [
+        (own.found(tokens - common, text), report.found(tokens - common, text))
+        for tokens, text in zip(held, texts, strict=True)
+    ]
+    best: dict[int, int] = {}
+    for index, part in enumerate(parts):
+        if part[1] is not None and (part[0] not in best or scores[index] > scores[best[part[0]]]):
+            best[part[0]] = index
+    for index in best.values():
+        header, tokens = headers[index], held_headers[headers[index]] - common
+        scores[index] = (scores[index][0] + own.found(tokens, header), scores[index][1] + report.found(tokens, header))
+    return scores
 
 
 def _tier(own: int, report: int) -> int:
@@ -241,6 +271,27 @@ def _kept_entries(
     return shown
 
 
+@dataclass(frozen=True)
+class _Said:
+    """What a text of the report refers to: its fact tokens and the passages it quotes."""
+
+    tokens: frozenset[str]
+    passages: tuple[str, ...]
+
+    @classmethod
+    def of(cls, text: str) -> _Said:
+        normal = _normal(text)
+        quoted = (next(group for group in match.groups() if group) for match in _QUOTED.finditer(normal))
+        pieces = (piece.strip() for passage in quoted for piece in re.split(r"…|\.\.\.", passage))
+        return cls(mentioned(text), tuple(dict.fromkeys(piece for piece in pieces if len(piece) >= 4)))
+
+    def found(self, held: frozenset[str], text: str) -> int:
+        """How much of it an item holds: its tokens among ``held``, and its passages in ``text`` (normalised), each
+        passage outweighing any number of tokens (a quoted line names its record)."""
+        passages = sum(passage in text for passage in self.passages)
+        return len(self.tokens & held) + PASSAGE_WEIGHT * passages
+
+
 def mentioned(text: str) -> frozenset[str]:
     """The fact tokens a text states, lower case: ids, codes, numbers of two digits or more, dates and times."""
     normal = unicodedata.normalize("NFKC", text)
@@ -264,6 +315,19 @@ def held_tokens(text: str) -> frozenset[str]:
         found |= {token.lower() for part in run.split("/") if (token := part.strip(".:+-"))}
         found |= {piece.lower() for piece in _PIECE.findall(run)}
     return frozenset(found)
+
+
+def _normal(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).lower().split())
+
+
+def _leaf_text(value: Any) -> str:
+    """The values of a JSON value (not its keys), as one text."""
+    if isinstance(value, dict):
+        return " ".join(_leaf_text(item) for item in value.values())
+    if isinstance(value, list):
+        return " ".join(_leaf_text(item) for item in value)
+    return str(value)
 
 
 def _is_fact(token: str) -> bool:

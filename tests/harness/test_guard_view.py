@@ -21,7 +21,7 @@ from tools.registry import BUNDLED
 BOUND = 64 * 1024
 QUERY = "订单 order-4711 支付超时，帮我排查"
 LOGS_CALL, SQL_CALL = "call_logs_big", "call_sql_big"
-DEEP_EVENT, DEEP_ROW = 317, 488
+DEEP_EVENT, DEEP_ROW, SIGNATURE = 317, 488, 250
 
 
 def _record(call: str, tool: str, agent_result: dict[str, Any]) -> InvocationRecord:
@@ -46,8 +46,13 @@ def _event(index: int) -> dict[str, Any]:
         "timestamp": f"2026-07-21T03:{(index // 60) % 60:02d}:{second}.000+00:00",
         "level": "WARN",
         "service": "payment-service",
-        "message": f"payment callback timeout orderId={order} channel=ALIPAY elapsed_ms={3000 + index} "
-        "upstream=gateway retry scheduled, waiting for the acquirer to confirm the settlement state",
+        "message": f"payment callback timeout orderId={order} channel={'ALIPAY' if index % 2 else 'WECHAT'} "
+        f"elapsed_ms={3000 + index} "
+        + (
+            "the acquirer rejected the settlement signature"
+            if index == SIGNATURE
+            else "upstream=gateway retry scheduled, waiting for the acquirer to confirm the settlement state"
+        ),
     }
 
 
@@ -183,3 +188,127 @@ def test_only_a_draft_over_the_bound_by_itself_is_too_large() -> None:
     assert tight is not None and _size(tight.evidence, draft) <= alone + 400
     assert [group["analysis_id"] for group in tight.evidence] == ["a1", "a2"]
     assert tight.omitted > 0
+
+
+RUNBOOK_CALL = "call_kb_runbook"
+RUNBOOK = _record(
+    RUNBOOK_CALL,
+    "lookup_knowledge",
+    {
+        "query": "支付回调超时 处理",
+        "evidence": [
+            {
+                "document_id": f"runbook#{index}",
+                "title": "支付回调排障手册",
+                "breadcrumb": f"排障手册 > 第 {index} 节",
+                "excerpt": "回调超时后先核对收单方的结算状态，再决定是否补单；" * 30,
+            }
+            for index in range(20)
+        ],
+        "returned_count": 20,
+    },
+)
+
+
+def test_every_analysis_keeps_some_evidence_before_any_other_gets_more() -> None:
+    """The report names ALIPAY, which half the log lines hold: those lines alone would fill the bound, and the
+    analysis whose documents hold none of the report's tokens would be left with nothing to be judged on."""
+    text = "payment-service 在 03:05:17 记录 order-4711 的 ALIPAY 回调超时，elapsed_ms=3317。"
+    draft = parse_draft(
+        json.dumps(
+            {
+                **_draft(text).model_dump(mode="json"),
+                "analysis": [
+                    *_draft(text).model_dump(mode="json")["analysis"],
+                    {
+                        "analysis_id": "a3",
+                        "kind": "NORMAL",
+                        "text": "手册要求先核对结算状态",
+                        "tool_call_ids": [RUNBOOK_CALL],
+                    },
+                ],
+            },
+            ensure_ascii=False,
+        )
+    )
+    verified = {**VERIFIED, RUNBOOK_CALL: RUNBOOK}
+    view = guard_view(QUERY, draft, verified, BUNDLED, BOUND)
+    assert view is not None and _size(view.evidence, draft) <= BOUND
+    assert all(group["verified_evidence"] for group in view.evidence)
+    [note] = _group(view.evidence, "a3")["omitted_evidence"]
+    assert note["shown_items"] >= 1 and note["shown_items"] + note["omitted_items"] == 20
+
+
+METRICS_CALL = "call_metrics_status"
+DEEP_SERIES = 47
+
+
+def _series(index: int) -> dict[str, Any]:
+    peak = 0.4271 if index == DEEP_SERIES else round(0.1 + index / 1000, 4)
+    return {
+        "labels": {"status": str(500 + index)},
+        "points": 61,
+        "min": 0.0911,
+        "max": peak,
+        "last": 0.0989,
+        "mean": 0.1963,
+        "first_time": "2026-12-07T14:14:24.000+00:00",
+        "last_time": "2026-12-07T14:44:24.000+00:00",
+        "sample": [{"time": f"2026-12-07T14:{14 + 2 * step}:24.000+00:00", "value": 0.0989} for step in range(12)],
+    }
+
+
+METRICS = _record(
+    METRICS_CALL,
+    "query_metrics",
+    {
+        "source_kind": "MOCK",
+        "source": "prometheus",
+        "scope": {
+            "metric": "http_server_requests_seconds",
+            "type": "counter",
+            "aggregation": "sum",
+            "by": "status",
+            "matchers": {"service": "payment-service"},
+            "promql": 'sum by (status) (rate(http_server_requests_seconds_count{service="payment-service"}[1m]))',
+            "start_time": "2026-12-07T14:14:24.000+00:00",
+            "end_time": "2026-12-07T14:44:24.000+00:00",
+            "step_seconds": 30,
+        },
+        "series_count": 60,
+        "returned_count": 60,
+        "series": [_series(index) for index in range(60)],
+    },
+)
+
+
+def test_a_record_list_is_chosen_by_what_its_entry_says_too() -> None:
+    """A series is cited by its labels and figures, which sit beside its samples: the samples of the series the
+    report names come first, and the series with them."""
+    said = "payment-service 的 status=547 每秒请求数最大 0.4271。"
+    draft = parse_draft(
+        json.dumps(
+            {
+                "conclusion": {"text": said, "based_on_analysis_ids": ["a1"]},
+                "analysis": [{"analysis_id": "a1", "kind": "NORMAL", "text": said, "tool_call_ids": [METRICS_CALL]}],
+                "limitations": {"scope": "payment-service 最近 30 分钟（模拟指标）", "missing_info": []},
+            },
+            ensure_ascii=False,
+        )
+    )
+    verified = {METRICS_CALL: METRICS}
+    assert _size(build_snapshot(draft, verified, BUNDLED), draft) > BOUND
+    view = guard_view(QUERY, draft, verified, BUNDLED, BOUND // 4)
+    assert view is not None and view.omitted > 0
+    shown = [entry["labels"]["status"] for entry in view.evidence[0]["verified_evidence"]]
+    assert "547" in shown
+    deep = next(entry for entry in view.evidence[0]["verified_evidence"] if entry["labels"]["status"] == "547")
+    assert deep["max"] == 0.4271 and deep["sample"]
+
+
+def test_a_quoted_passage_chooses_the_item_that_holds_it() -> None:
+    text = "payment-service 记录了「the acquirer rejected the settlement signature」。"
+    view = guard_view(QUERY, _draft(text), VERIFIED, BUNDLED, BOUND // 4)
+    assert view is not None
+    excerpts = [entry["excerpt"] for entry in _group(view.evidence, "a1")["verified_evidence"]]
+    assert _event(SIGNATURE)["message"] in excerpts
