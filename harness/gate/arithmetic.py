@@ -63,6 +63,8 @@ class Chain:
     expression: str
     """The computation over placeholders ``{0}``, ``{1}`` … for the leaves, in Python's syntax."""
     result: Number
+    terms: tuple[Number, ...] = ()
+    """When the result starts another sum (``= 27 + 9``): its terms, each the value of a term of this chain."""
 
 
 @dataclass(frozen=True)
@@ -75,25 +77,14 @@ class Checked:
 
 def chains(text: str, numbers: Sequence[Number]) -> list[Chain]:
     """The chains written in ``text`` over its ``numbers`` (in order of appearance). A result written inside
-    brackets is the result of what those brackets hold: ``0.3993 / (0.3993 + 0.1008 = 0.5001)``."""
+    brackets is the result of what those brackets hold: ``0.3993 / (0.3993 + 0.1008 = 0.5001)``. A result that
+    starts another expression (``(72 − 45) + (20 − 11) = 27 + 9 = 36``) is that expression's first leaf: the step
+    says the two sides are equal, term by term."""
     ordered = sorted((n for n in numbers if n.at >= 0), key=lambda n: n.at)
     found: list[Chain] = []
     index = 0
     while index < len(ordered):
-        steps = [_Step("", "", _opening(text, ordered[index]))]
-        opened = [0] * steps[0].opening
-        cursor = index
-        while cursor + 1 < len(ordered) and ordered[cursor + 1].at != ordered[cursor].at:
-            gap = text[_end(ordered[cursor]) : ordered[cursor + 1].at]
-            operator = _OPERATOR_GAP.fullmatch(gap)
-            if operator is None:
-                break
-            closing = _brackets(gap[: operator.start("op")], ")）")
-            opening = _brackets(gap[operator.end("op") :], "(（")
-            del opened[max(0, len(opened) - closing) :]
-            opened += [len(steps)] * opening
-            steps.append(_Step(")" * closing, _OPERATORS[operator["op"]], opening))
-            cursor += 1
+        steps, opened, cursor = _scan(text, ordered, index)
         if len(steps) >= 2 and cursor + 1 < len(ordered):
             gap = text[_end(ordered[cursor]) : ordered[cursor + 1].at]
             if _RESULT_GAP.fullmatch(gap):
@@ -101,11 +92,34 @@ def chains(text: str, numbers: Sequence[Number]) -> list[Chain]:
                 first = opened[-1] if opened else 0
                 if len(steps) - first >= 2:
                     leaves = tuple(ordered[index + first : cursor + 1])
-                    found.append(Chain(leaves, _expression(steps[first:]), ordered[cursor + 1]))
+                    rhs_steps, _, rhs_end = _scan(text, ordered, cursor + 1)
+                    terms = tuple(ordered[cursor + 1 : rhs_end + 1]) if len(rhs_steps) >= 2 else ()
+                    result = ordered[cursor + 1]
+                    found.append(Chain(leaves, _expression(steps[first:]), result, terms))
                 index = cursor + 1  # the result may lead the next chain: 12.00 + 18.78 = 30.78 / 2 = 15.39
                 continue
         index += 1
     return found
+
+
+def _scan(text: str, ordered: Sequence[Number], index: int) -> tuple[list[_Step], list[int], int]:
+    """The steps of the expression that starts at ``ordered[index]``, the steps whose brackets are still open at
+    its end, and the index of its last leaf."""
+    steps = [_Step("", "", _opening(text, ordered[index]))]
+    opened = [0] * steps[0].opening
+    cursor = index
+    while cursor + 1 < len(ordered) and ordered[cursor + 1].at != ordered[cursor].at:
+        gap = text[_end(ordered[cursor]) : ordered[cursor + 1].at]
+        operator = _OPERATOR_GAP.fullmatch(gap)
+        if operator is None:
+            break
+        closing = _brackets(gap[: operator.start("op")], ")）")
+        opening = _brackets(gap[operator.end("op") :], "(（")
+        del opened[max(0, len(opened) - closing) :]
+        opened += [len(steps)] * opening
+        steps.append(_Step(")" * closing, _OPERATORS[operator["op"]], opening))
+        cursor += 1
+    return steps, opened, cursor
 
 
 @dataclass(frozen=True)
@@ -140,6 +154,16 @@ def check(
         for chain in list(pending):
             value = _value(chain)
             if value is None:
+                pending.remove(chain)
+                continue
+            if chain.terms:
+                if not _terms_hold(chain, agrees):
+                    wrong.append(chain.result)
+                elif all(leaf in known or leaf.value in CONSTANTS for leaf in chain.leaves):
+                    fresh = [term for term in chain.terms if term not in known]
+                    known += fresh
+                    shown += fresh
+                    progress = progress or bool(fresh)
                 pending.remove(chain)
                 continue
             if not _holds(chain.result, value, _percent_leaf(chain), agrees):
@@ -190,7 +214,13 @@ def breakdowns(text: str, numbers: Sequence[Number]) -> list[tuple[Number, tuple
 
 
 def _restates(text: str, number: Number, known: Sequence[Number], agrees: Callable[[Number, Decimal], bool]) -> bool:
-    """A percentage of a known fraction, or a rate per minute / per hour of a known rate per second."""
+    """A percentage of a known fraction, a known duration in another unit (``9 min 51 s, about 9.85 minutes``), or
+    a rate per minute / per hour of a known rate per second."""
+    if unit_class(number.unit) == "time" and number.unit is not None:
+        factor = unit_factor(number.unit)
+        durations = [k for k in known if k is not number and unit_class(k.unit) == "time" and k.unit != number.unit]
+        if any(agrees(number, k.value * unit_factor(k.unit or "s") / factor) for k in durations):
+            return True
     if unit_class(number.unit) == "percent":
         fractions = [n.value for n in known if n.unit is None and 0 < n.value <= 1]
         return any(agrees(number, fraction * 100) for fraction in fractions)
@@ -202,6 +232,31 @@ def _restates(text: str, number: Number, known: Sequence[Number], agrees: Callab
     factor = Decimal(60) if per_minute else Decimal(3600)
     rates = [n.value for n in known if _PER_SECOND.match(text[_end(n) : _end(n) + 16])]
     return any(agrees(number, rate * factor) for rate in rates)
+
+
+def _terms_hold(chain: Chain, agrees: Callable[[Number, Decimal], bool]) -> bool:
+    """Each term of the chain's top-level sum is the matching term of the sum its result starts, in order."""
+    values = _term_values(chain)
+    if values is None or len(values) != len(chain.terms):
+        return False
+    return all(_holds(term, abs(value), False, agrees) for term, value in zip(chain.terms, values, strict=True))
+
+
+def _term_values(chain: Chain) -> list[Decimal] | None:
+    """The values of the terms of the chain's top-level sum: ``(72 − 45) + (20 − 11)`` -> 27, 9."""
+    expression = chain.expression.format(*(f"v{i}" for i in range(len(chain.leaves))))
+    terms, depth, start = [], 0, 0
+    for at, char in enumerate(expression):
+        depth += (char == "(") - (char == ")")
+        if depth == 0 and char in "+-" and at > start:
+            terms.append(expression[start:at])
+            start = at + 1
+    terms.append(expression[start:])
+    values = [leaf.value / 100 if unit_class(leaf.unit) == "percent" else leaf.value for leaf in chain.leaves]
+    try:
+        return [_Evaluator(term, values).value() for term in terms]
+    except (DivisionByZero, InvalidOperation, ZeroDivisionError, ValueError, IndexError):
+        return None
 
 
 def _same(number: Number, result: Number) -> bool:

@@ -161,7 +161,7 @@ def _numbers(
         if any(part not in operands for part in parts) and (
             held(whole, found) or computed(whole, tokens, found) or derived(whole, operands, moments, arithmetic)
         ):
-            operands += [part for part in parts if part not in operands]
+            operands += [part for part in parts if part not in operands] + [whole]
     pending = [n for n in tokens.numbers if n not in operands]
     wrong = shown_arithmetic(tokens.text, tokens.numbers, operands, agrees).wrong
     while pending:  # a derived value may be the operand of the next one (19 = 12 + 6 + 1, then 6/19 = 32%)

@@ -107,3 +107,16 @@ def test_a_count_and_the_list_of_its_parts_later_in_its_sentence(claim: str) -> 
     rows = {"rows": [{"channel": channel, "status": status, "n": n} for channel, status, n in grouped]}
     assert _missing(claim, rows) == []
     assert _missing(claim.replace("6", "8", 1), rows) != []
+
+
+def test_a_result_that_starts_another_sum_is_checked_term_by_term() -> None:
+    errors = {"patterns": [{"count": 72}, {"count": 45}, {"count": 20}, {"count": 11}]}
+    assert _missing("(72 − 45) + (20 − 11) = 27 + 9 = 36 errors", errors) == []
+    assert "30" in _missing("(72 − 45) + (20 − 11) = 30 + 6 = 36 errors", errors)
+
+
+def test_a_derived_duration_in_another_unit() -> None:
+    claim = "errors only occurred from 02:05:09 to 02:15:00, which is 9 min 51 s, about {} minutes"
+    window = {"first_seen": "2026-12-03T02:05:09.000+00:00", "last_seen": "2026-12-03T02:15:00.000+00:00"}
+    assert _missing(claim.format("9.85"), window) == []
+    assert _missing(claim.format("9.95"), window) == ["9.95 minutes"]
