@@ -97,20 +97,21 @@ def _conclusion_failures(
     basis = [items[ident] for ident in dict.fromkeys(conclusion.based_on_analysis_ids) if ident in items]
     grounds = _basis_grounds(basis, evidence).merged(rules.asked)
     named = ", ".join(item.analysis_id for item in basis) or "none"
-    missing = rules.missing(conclusion.text, grounds, [item.text for item in basis])
-    derived["conclusion"] = _derived(conclusion.text, grounds, missing)
+    texts = [item.text for item in basis]
+    missing = rules.missing(conclusion.text, grounds, texts)
+    alone = Grounds(dataclasses.replace(grounds.found, stated=[]), grounds.asked)  # without what the analyses say
+    derived["conclusion"] = _derived(conclusion.text, alone, rules.missing(conclusion.text, alone, texts))
     where = f"the evidence of the analyses it is based on ({named}); base it on the analysis that shows it"
     failures = [_failure("conclusion", token, where) for token in missing[:MAX_TOKENS_PER_ITEM]]
     return failures + quote_failures("conclusion", conclusion.text, grounds)
 
 
 def _derived(text: str, grounds: Grounds, missing: Sequence[Missing]) -> list[Number]:
-    """The numbers ``text`` grounds by its own work (shown arithmetic, a breakdown, a derivation), not by quoting its
-    evidence: what another part of the report may say again."""
+    """The numbers ``text`` grounds by its own work (shown arithmetic, a breakdown, a derivation) on ``grounds``,
+    which hold no other part's words, not by quoting its evidence: what another part of the report may say again."""
     refused = {token.written for token in missing}
-    evidence = dataclasses.replace(grounds.found, stated=[])  # what the report's other parts say is not evidence
     numbers = tokenize(_shown(text)).numbers  # a bound or a round figure (三十多, 约 30) pins no value down
-    return [n for n in numbers if n.qualifier is None and n.written not in refused and not held(n, evidence)]
+    return [n for n in numbers if n.qualifier is None and n.written not in refused and not held(n, grounds.found)]
 
 
 def _failure(where: str, token: Missing, source: str) -> EvidenceFailure:
