@@ -19,8 +19,9 @@ import itertools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from decimal import Decimal, DivisionByZero, InvalidOperation
+from decimal import Decimal
 
+from harness.gate.expressions import Step, evaluate, expression, terms
 from harness.gate.quantities import unit_class, unit_factor
 from harness.gate.specificity import precision_step
 from harness.gate.tokens import APPROX, AT_LEAST, Number
@@ -43,6 +44,9 @@ _RESULT_GAP = re.compile(
     re.IGNORECASE,
 )
 """What stands between a chain and its result: ``=``, ``≈``, 约等于 …, or a comma and a qualifier (``，约 80%``)."""
+_BRACKET_AFTER = re.compile(r"[^\d\n(（+\-−×*/÷=≈]{0,6}?[ \t]*[(（][ \t]*")
+"""Between a value and the bracket that shows its work: at most a unit or a word (个/分钟, req/s), then the bracket."""
+_RANGE_GAP = re.compile(r"[ \t]*(?:至|到|~|～|–|-|—|to)[ \t]*")
 _SENTENCE_END = re.compile(r"[。；;！!？?\n]|\.(?:\s|$)")
 _PART_GAP = re.compile(r"[ \t]*[、,，/+＋][ \t]*[^\d\s,，、。;；()（）:：]{0,24}[ \t]*[:：=]?[ \t]*")
 """Between two parts of a breakdown: a separator, then at most a name (``、CARD ``, ``, WECHAT: ``, `` + ``)."""
@@ -65,6 +69,9 @@ class Chain:
     result: Number
     terms: tuple[Number, ...] = ()
     """When the result starts another sum (``= 27 + 9``): its terms, each the value of a term of this chain."""
+    binding: bool = True
+    """Written with = / ≈ / 约: a result that is not what the step gives is a wrong step. Work in brackets after a
+    value (``80%（0.4087 / 0.5097）``) binds nothing: where it does not give the value, it is read as no work."""
 
 
 @dataclass(frozen=True)
@@ -95,17 +102,52 @@ def chains(text: str, numbers: Sequence[Number]) -> list[Chain]:
                     rhs_steps, _, rhs_end = _scan(text, ordered, cursor + 1)
                     terms = tuple(ordered[cursor + 1 : rhs_end + 1]) if len(rhs_steps) >= 2 else ()
                     result = ordered[cursor + 1]
-                    found.append(Chain(leaves, _expression(steps[first:]), result, terms))
+                    found.append(Chain(leaves, expression(steps[first:]), result, terms))
                 index = cursor + 1  # the result may lead the next chain: 12.00 + 18.78 = 30.78 / 2 = 15.39
                 continue
         index += 1
+    return found + _work_in_brackets(text, ordered)
+
+
+def _work_in_brackets(text: str, ordered: Sequence[Number]) -> list[Chain]:
+    """The work shown in brackets right after the values it computes: ``约 80%（0.4087 / 0.5097）``, ``23.3–24.8 个
+    （0.3881 × 60 至 0.4137 × 60）``: each bracketed expression's result is the value before the bracket, in order."""
+    found: list[Chain] = []
+    for index in range(1, len(ordered)):
+        bracket = _BRACKET_AFTER.fullmatch(text, _end(ordered[index - 1]), ordered[index].at)
+        if bracket is None:
+            continue
+        works, start = [], index
+        while start < len(ordered) and len(works) < 2:
+            steps, _, end = _scan(text, ordered, start)
+            if len(steps) < 2:
+                break
+            works.append((tuple(ordered[start : end + 1]), expression(steps)))
+            following = text[_end(ordered[end]) : ordered[end + 1].at] if end + 1 < len(ordered) else ""
+            if _RESULT_GAP.fullmatch(following):  # a chain with its own result, not the work of the value before
+                works.pop()
+                break
+            if not _RANGE_GAP.fullmatch(following):
+                break
+            start = end + 1
+        values = [ordered[index - 1]]
+        if (
+            len(works) == 2
+            and index >= 2
+            and _RANGE_GAP.fullmatch(text, _end(ordered[index - 2]), ordered[index - 1].at)
+        ):
+            values.insert(0, ordered[index - 2])
+        found += [
+            Chain(leaves, expression, value, binding=False)
+            for (leaves, expression), value in zip(works, values, strict=False)
+        ]
     return found
 
 
-def _scan(text: str, ordered: Sequence[Number], index: int) -> tuple[list[_Step], list[int], int]:
+def _scan(text: str, ordered: Sequence[Number], index: int) -> tuple[list[Step], list[int], int]:
     """The steps of the expression that starts at ``ordered[index]``, the steps whose brackets are still open at
     its end, and the index of its last leaf."""
-    steps = [_Step("", "", _opening(text, ordered[index]))]
+    steps = [Step("", "", _opening(text, ordered[index]))]
     opened = [0] * steps[0].opening
     cursor = index
     while cursor + 1 < len(ordered) and ordered[cursor + 1].at != ordered[cursor].at:
@@ -117,24 +159,9 @@ def _scan(text: str, ordered: Sequence[Number], index: int) -> tuple[list[_Step]
         opening = _brackets(gap[operator.end("op") :], "(（")
         del opened[max(0, len(opened) - closing) :]
         opened += [len(steps)] * opening
-        steps.append(_Step(")" * closing, _OPERATORS[operator["op"]], opening))
+        steps.append(Step(")" * closing, _OPERATORS[operator["op"]], opening))
         cursor += 1
     return steps, opened, cursor
-
-
-@dataclass(frozen=True)
-class _Step:
-    """How a leaf joins the chain: the brackets it closes before its operator, the operator, the brackets it opens."""
-
-    closing: str
-    operator: str
-    opening: int
-
-
-def _expression(steps: Sequence[_Step]) -> str:
-    parts = ["(" * steps[0].opening + "{0}"]
-    parts += [f"{step.closing}{step.operator}{'(' * step.opening}{{{i}}}" for i, step in enumerate(steps[1:], 1)]
-    return _balanced("".join(parts))
 
 
 def check(
@@ -167,7 +194,8 @@ def check(
                 pending.remove(chain)
                 continue
             if not _holds(chain.result, value, _percent_leaf(chain), agrees):
-                wrong.append(chain.result)
+                if chain.binding:
+                    wrong.append(chain.result)
                 pending.remove(chain)
                 continue
             if all(leaf in known or leaf.value in CONSTANTS for leaf in chain.leaves):
@@ -214,11 +242,11 @@ def breakdowns(text: str, numbers: Sequence[Number]) -> list[tuple[Number, tuple
 
 
 def _restates(text: str, number: Number, known: Sequence[Number], agrees: Callable[[Number, Decimal], bool]) -> bool:
-    """A percentage of a known fraction, a known duration in another unit (``9 min 51 s, about 9.85 minutes``), or
+    """A percentage of a known fraction, a duration written in two units in one (``9 min 51 s, about 9.85 minutes``), or
     a rate per minute / per hour of a known rate per second."""
     if unit_class(number.unit) == "time" and number.unit is not None:
         factor = unit_factor(number.unit)
-        durations = [k for k in known if k is not number and unit_class(k.unit) == "time" and k.unit != number.unit]
+        durations = [k for k in known if _TWO_UNITS.fullmatch(k.written) and k.unit != number.unit]
         if any(agrees(number, k.value * unit_factor(k.unit or "s") / factor) for k in durations):
             return True
     if unit_class(number.unit) == "percent":
@@ -244,19 +272,9 @@ def _terms_hold(chain: Chain, agrees: Callable[[Number, Decimal], bool]) -> bool
 
 def _term_values(chain: Chain) -> list[Decimal] | None:
     """The values of the terms of the chain's top-level sum: ``(72 − 45) + (20 − 11)`` -> 27, 9."""
-    expression = chain.expression.format(*(f"v{i}" for i in range(len(chain.leaves))))
-    terms, depth, start = [], 0, 0
-    for at, char in enumerate(expression):
-        depth += (char == "(") - (char == ")")
-        if depth == 0 and char in "+-" and at > start:
-            terms.append(expression[start:at])
-            start = at + 1
-    terms.append(expression[start:])
-    values = [leaf.value / 100 if unit_class(leaf.unit) == "percent" else leaf.value for leaf in chain.leaves]
-    try:
-        return [_Evaluator(term, values).value() for term in terms]
-    except (DivisionByZero, InvalidOperation, ZeroDivisionError, ValueError, IndexError):
-        return None
+    values = _leaf_values(chain)
+    found = [evaluate(term, values) for term in terms(chain.expression)]
+    return None if any(value is None for value in found) else [value for value in found if value is not None]
 
 
 def _same(number: Number, result: Number) -> bool:
@@ -280,11 +298,19 @@ def _holds(result: Number, value: Decimal, percent_leaf: bool, agrees: Callable[
 
 def _value(chain: Chain) -> Decimal | None:
     """The chain computed over its leaves' values (a percentage leaf as its fraction); None when it cannot be."""
-    values = [leaf.value / 100 if unit_class(leaf.unit) == "percent" else leaf.value for leaf in chain.leaves]
-    try:
-        return _Evaluator(chain.expression.format(*(f"v{i}" for i in range(len(values)))), values).value()
-    except (DivisionByZero, InvalidOperation, ZeroDivisionError, ValueError, IndexError):
-        return None
+    value = evaluate(chain.expression, _leaf_values(chain))
+    units = {leaf.unit for leaf in chain.leaves}
+    result_unit = chain.result.unit
+    if value is None or len(units) != 1 or result_unit is None or "*" in chain.expression or "/" in chain.expression:
+        return value
+    unit = units.pop()  # a sum or difference of durations in one unit, stated in another: 约 0.8 秒 (23.290s − 22.453s)
+    if unit is None or unit_class(unit) != "time" or unit_class(result_unit) != "time":
+        return value
+    return value * unit_factor(unit) / unit_factor(result_unit)
+
+
+def _leaf_values(chain: Chain) -> list[Decimal]:
+    return [leaf.value / 100 if unit_class(leaf.unit) == "percent" else leaf.value for leaf in chain.leaves]
 
 
 def _percent_leaf(chain: Chain) -> bool:
@@ -304,68 +330,8 @@ def _brackets(text: str, kinds: str) -> int:
     return sum(text.count(kind) for kind in kinds)
 
 
-def _balanced(expression: str) -> str:
-    """The expression with unmatched brackets dropped (a bracket the text opened before the chain, or closes after)."""
-    depth, kept = 0, []
-    for char in expression:
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            if depth == 0:
-                continue
-            depth -= 1
-        kept.append(char)
-    return "".join(kept) + ")" * depth
-
-
-class _Evaluator:
-    """A recursive-descent reading of ``+ - * /`` with brackets over named values ``v0``, ``v1`` …"""
-
-    _TOKEN = re.compile(r"v\d+|[()+\-*/]")
-
-    def __init__(self, expression: str, values: Sequence[Decimal]) -> None:
-        self._tokens = self._TOKEN.findall(expression)
-        self._values = values
-        self._at = 0
-
-    def value(self) -> Decimal:
-        result = self._sum()
-        if self._at != len(self._tokens):
-            raise ValueError("trailing tokens")
-        return result
-
-    def _peek(self) -> str | None:
-        return self._tokens[self._at] if self._at < len(self._tokens) else None
-
-    def _take(self) -> str:
-        token = self._tokens[self._at]
-        self._at += 1
-        return token
-
-    def _sum(self) -> Decimal:
-        total = self._product()
-        while self._peek() in ("+", "-"):
-            total = total + self._product() if self._take() == "+" else total - self._product()
-        return total
-
-    def _product(self) -> Decimal:
-        total = self._leaf()
-        while self._peek() in ("*", "/"):
-            total = total * self._leaf() if self._take() == "*" else total / self._leaf()
-        return total
-
-    def _leaf(self) -> Decimal:
-        token = self._take()
-        if token == "(":
-            inner = self._sum()
-            if self._take() != ")":
-                raise ValueError("unclosed bracket")
-            return inner
-        if token.startswith("v"):
-            return self._values[int(token[1:])]
-        raise ValueError(f"unexpected {token}")
-
-
+_TWO_UNITS = re.compile(r"\d+[^\d]+\d+(?:\.\d+)?[^\d]*")
+"""How a duration written in two units reads (``9 min 51 s``): what :func:`durations_in_two_units` joins."""
 _DURATION_JOIN = re.compile(r"[ \t]*(?:零|又|and)?[ \t]*")
 
 

@@ -57,9 +57,14 @@ from harness.gate.computed import computed
 from harness.gate.derivation import agrees, derived, held
 from harness.gate.evidence import Grounds, Held
 from harness.gate.moments import Moment, same_moment
+from harness.gate.quantities import unit_class
 from harness.gate.scope_naming import names_scope, paired_ends
 from harness.gate.tokens import Identifier, Number, Tokens, tokenize
 
+_SENTENCE_END = re.compile(r"[。；;！!？?\n]|\.(?:\s|$)")
+_ABSENCE = re.compile(
+    r"没有|无(?!法)|未见|未发现|不存在|并无|(?<![A-Za-z])(?:no|none|not any|zero|nothing)(?![A-Za-z])", re.IGNORECASE
+)
 _ARITHMETIC = re.compile(r"[×*÷]|乘以|乘|(?<![A-Za-z])x(?=\s*\d)")
 
 
@@ -157,6 +162,7 @@ def _numbers(
     operands = [n for n in tokens.numbers if held(n, found) or (held(n, asked) and _named(tokens, n.at, n.written))]
     operands += borrowed
     operands += [n for n in tokens.numbers if n not in operands and computed(n, tokens, found)]
+    operands += [n for n in tokens.numbers if n not in operands and _counts_an_absence(tokens.text, n)]
     for whole, parts in durations_in_two_units(tokens.text, tokens.numbers):
         if any(part not in operands for part in parts) and (
             held(whole, found) or computed(whole, tokens, found) or derived(whole, operands, moments, arithmetic)
@@ -174,6 +180,16 @@ def _numbers(
         pending = [n for n in pending if n not in shown]
     pending += [n for n in wrong if n not in pending]
     return [Missing(number.written, held(number, asked)) for number in pending]
+
+
+def _counts_an_absence(text: str, number: Number) -> bool:
+    """A zero count (0 笔, 0%) in a sentence that says what it counts is absent (没有 FAILED 的支付单，比例为 0%; no
+    FAILED records: ALIPAY 0, CARD 0): a claim of absence, the SemanticGuard's to judge like a negated token."""
+    if number.value != 0 or unit_class(number.unit) not in (None, "count", "percent"):
+        return False
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, number.at)), default=0)
+    stop = next((m.start() for m in _SENTENCE_END.finditer(text, number.at)), len(text))
+    return bool(_ABSENCE.search(text, start, stop))
 
 
 def _held_moment(moment: Moment, evidence: Held) -> bool:

@@ -76,6 +76,13 @@ _NEGATION_BEFORE = re.compile(
     r"[ \t]*(?:出现|发现|记录|看到|查到|匹配|返回|包含|找到|显示|any|a|an)?[ \t]*$",
     re.IGNORECASE,
 )
+_NEGATED_LIST = re.compile(
+    r"(?:没有|没|无|未见|未发现|不存在|不含|并无|(?<![A-Za-z])(?:no|not any|without|neither|none of))"
+    r"(?:[ \t]*(?:出现|发现|记录|看到|查到|匹配|返回|包含|找到|显示|任何|any))?"
+    r"[ \t]*[^。；;，,:：\n]{1,40}?(?:、|或|和|及|与|以及|/|(?<![A-Za-z])(?:or|and|nor)(?![A-Za-z]))[ \t]*$",
+    re.IGNORECASE,
+)
+"""A negation that governs a list (没有 timeout、timed out 或 ERROR 级别的日志): each item after it is absent."""
 _INFRA_WORDS = frozenset((
     "service", "svc", "gateway", "gw", "api", "db", "database", "server", "srv", "worker", "job", "cron", "pod",
     "node", "host", "cluster", "proxy", "cache", "redis", "mysql", "mq", "queue", "kafka", "topic", "center",
@@ -188,7 +195,7 @@ def tokenize(text: str, non_facts: frozenset[str] = frozenset()) -> Tokens:
                 tokens.numbers.append(Number(Decimal(part), None, part, at=start))
             continue
         if _is_identifier(word, non_facts):
-            negated = bool(_NEGATION_BEFORE.search(before))
+            negated = bool(_NEGATION_BEFORE.search(before) or _NEGATED_LIST.search(text, max(0, start - 48), start))
             tokens.identifiers.append(Identifier(word.lower(), word, clipped, negated, at=start))
     for path in _ANY_PATH.finditer(text):
         tokens.words |= _path_forms(path.group(0))

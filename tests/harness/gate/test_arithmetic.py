@@ -120,3 +120,26 @@ def test_a_derived_duration_in_another_unit() -> None:
     window = {"first_seen": "2026-12-03T02:05:09.000+00:00", "last_seen": "2026-12-03T02:15:00.000+00:00"}
     assert _missing(claim.format("9.85"), window) == []
     assert _missing(claim.format("9.95"), window) == ["9.95 minutes"]
+
+
+def test_a_zero_count_in_a_sentence_of_absence_is_a_claim_of_absence() -> None:
+    rows = {"rows": [{"channel": c, "status": "TIMEOUT", "n": 2} for c in ("ALIPAY", "CARD", "WECHAT")]}
+    assert _missing("最近一小时没有 FAILED 的支付单，比例为 0%", rows) == []
+    assert _missing("There are no FAILED payment records in any channel (ALIPAY 0, CARD 0, WECHAT 0).", rows) == []
+    assert _missing("FAILED 的支付单比例为 0%", rows) != []
+
+
+def test_the_work_in_brackets_after_the_values_it_computes() -> None:
+    series = {"series": [{"status": "500", "min": 0.3881, "max": 0.4137, "last": 0.4087}, {"last": 0.5097}]}
+    claim = "约合每分钟 23.3–24.8 个错误请求（0.3881 × 60 至 0.4137 × 60），最后一个点约占 80%（0.4087 / 0.5097）"
+    assert _missing(claim, series) == []
+    assert "25.8 个" in _missing(claim.replace("24.8", "25.8"), series)
+    assert "70%" in _missing(claim.replace("80%", "70%"), series)
+
+
+def test_a_difference_of_durations_keeps_its_unit() -> None:
+    events = {"events": [{"Query_time": "23.290s", "Lock_time": "22.453s"}]}
+    assert _missing("除去锁等待只执行了约 0.8 秒（23.290s − 22.453s）", events) == []
+    assert _missing("除去锁等待只执行了约 0.8 分钟（23.290s − 22.453s）", events) != []
+    assert _missing("23.290s − 22.453s ≈ 0.837 s", events) == []
+    assert _missing("23.290s − 22.453s ≈ 837 ms", events) == []

@@ -51,3 +51,11 @@ def test_the_window_of_a_count_named_as_its_window(claim: str) -> None:
 )
 def test_a_queried_time_stated_as_a_finding_is_refused(claim: str) -> None:
     assert _missing(claim) != []
+
+
+def test_a_negation_governs_the_list_after_it() -> None:
+    claim = "其中没有 timeout、timed out 或 ERROR 级别的日志"
+    assert ungrounded(claim, evidence_of([{"level": "INFO"}]), non_facts=NON_FACTS) == []
+    english = "there were no TIMEOUT or ERR_POOL_EXHAUSTED events"
+    assert ungrounded(english, evidence_of([{"level": "INFO"}]), non_facts=NON_FACTS) == []
+    assert ungrounded("没有恢复，order-service 报 ERROR", evidence_of([{"level": "INFO"}]), non_facts=NON_FACTS) != []
