@@ -19,6 +19,7 @@ from contract.vocabulary import EvidenceStatus
 from harness import gate
 from harness.draft import Draft
 from harness.gate import ClaimPolicy
+from harness.guard_view import guard_view
 from harness.invocation import InvocationRecord, ToolCallStatus
 from harness.messages import GuardRequest
 from harness.snapshot import Kinds, build_snapshot, snapshot_evidence
@@ -75,13 +76,22 @@ def run_gate_codes(
 
 
 def run_guard_request(
-    draft: Mapping[str, Any], results: Sequence[Mapping[str, Any]], query: str, kinds: Kinds
+    draft: Mapping[str, Any],
+    results: Sequence[Mapping[str, Any]],
+    query: str,
+    kinds: Kinds,
+    max_bytes: int | None = None,
 ) -> GuardRequest:
-    """The SemanticGuard's request for this case: the user-visible draft and the snapshot a run builds."""
+    """The SemanticGuard's request for this case: the user-visible draft and the snapshot a run builds, or, with
+    ``max_bytes``, what a run sends within that bound (:func:`harness.guard_view.guard_view`; the whole snapshot
+    when even the view cannot fit, which the bound then refuses as a run does)."""
     parsed = Draft.model_validate(dict(draft))
     held = records_of(results)
     readable = {call: record for call, record in held.items() if _readable(record, kinds)}
     try:
+        view = guard_view(query, parsed, readable, kinds, max_bytes) if max_bytes is not None else None
+        if view is not None:
+            return GuardRequest(query=query, draft=parsed.user_visible(), verified_evidence=view.evidence)
         snapshot = build_snapshot(parsed, readable, kinds)
     except ValueError:  # a cited call the case does not hold: the evidence of those it does
         snapshot = [

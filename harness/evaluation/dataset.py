@@ -60,12 +60,13 @@ class GuardCase(BaseModel):
     category: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9_\-]{0,63}$")]
     note: str | None = None
 
-    def request(self, kinds: Kinds | None = None) -> GuardRequest:
-        """What the guard is given; a case with ``tool_results`` needs the run's ``kinds`` to build its snapshot."""
+    def request(self, kinds: Kinds | None = None, max_bytes: int | None = None) -> GuardRequest:
+        """What the guard is given; a case with ``tool_results`` needs the run's ``kinds`` to build its snapshot,
+        and with ``max_bytes`` gets the bounded view a run sends (an old case is sent as written)."""
         if self.tool_results is not None:
             if kinds is None:
                 raise ValueError("a case with tool_results needs the evidence kinds to build its snapshot")
-            return run_guard_request(self.draft, self.tool_results, self.query, kinds)
+            return run_guard_request(self.draft, self.tool_results, self.query, kinds, max_bytes)
         return GuardRequest(query=self.query, draft=self.draft, verified_evidence=self.evidence)
 
     def gate_codes(self, policy: ClaimPolicy, kinds: Kinds | None = None) -> tuple[str, ...]:

@@ -27,9 +27,9 @@ async def evaluate_cases(
 ) -> list[CaseResult]:
     """Every case through ``evaluate`` with at most ``concurrency`` in flight; results in dataset order.
 
-    One attempt per case, no retry: this measures the guard, not the Harness's retry policy. A case larger than
-    ``max_input_bytes`` is not sent and is UNAVAILABLE (a run would send the bounded view of
-    :mod:`harness.guard_view`; the cases here are measured as written). An exception from
+    One attempt per case, no retry: this measures the guard, not the Harness's retry policy. A case with tool
+    results gets the bounded view a run sends (:mod:`harness.guard_view`) within ``max_input_bytes``; one still
+    larger (an old case, or a draft over the bound by itself) is not sent and is UNAVAILABLE. An exception from
     ``evaluate`` (a dead replica, a cancelled call) makes that case UNAVAILABLE; it never stops the run. With a
     ``policy``, each case also goes through the deterministic gate (``CaseResult.gate``). A case with tool
     results needs the run's evidence ``kinds``.
@@ -38,7 +38,7 @@ async def evaluate_cases(
         raise ValueError("concurrency must be at least 1")
     semaphore = asyncio.Semaphore(concurrency)
     # Built up front: building them while calls are in flight would be counted in those calls' latency.
-    requests = [case.request(kinds) for case in cases]
+    requests = [case.request(kinds, max_input_bytes) for case in cases]
     gates = [case.gate_codes(policy, kinds) if policy is not None else () for case in cases]
     too_large = [
         max_input_bytes is not None and len(request.content().encode()) > max_input_bytes for request in requests
