@@ -8,8 +8,9 @@ command that writes, so a prohibition, a warning or words that only name it excu
 
 A lock that is only there to be looked at is none of these: a holder, a wait, a lock already held (持锁的事务,
 被锁定的行, the lock holders, the lock wait graph, whether order-1 is locked, the session holding a lock), or a lock
-word that heads or describes a noun (加锁的会话, 加锁情况, the lock waits); a lock clause of SQL is named as any
-statement is (:mod:`harness.gate.naming`: FOR UPDATE 语句, the FOR UPDATE queries).
+word that heads or describes a noun or is part of a name (加锁的会话, 加锁情况, the lock waits, with high lock time,
+with high Lock_time); a lock clause of SQL is named as any statement is (:mod:`harness.gate.naming`: FOR UPDATE 语句,
+the FOR UPDATE queries).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ _EN = (
     r"(?<![A-Za-z])(?:take|acquire|grab|obtain|put|place|hold)\s+(?:a|an)\s+(?:[\w-]+\s+){0,2}?locks?(?![A-Za-z])"
     r"|(?<![A-Za-z])(?:with|using|via|under|through|by)\s+(?:(?:a|an)\s+)?(?:(?!(?:the|its|their|this|that)\s)[\w-]+\s+){0,2}?"
     r"(?:locking\s+reads?|locks?)"
-    r"(?![A-Za-z])"
+    r"(?![\w-])"
     r"|(?<![A-Za-z])(?:do|run|perform|issue)\s+(?:a\s+)?locking\s+reads?(?![A-Za-z])"
     r"|(?<![A-Za-z])lock(?:ing)?\s+(?:the|this|that|its|their)\s+(?:[\w-]+\s+){0,2}?(?:rows?|tables?|records?|orders?)"
     r"(?![A-Za-z])"
@@ -54,7 +55,8 @@ _HELD_BEFORE = re.compile(
 none at all (不加锁读取, without a locking read)."""
 _NAMES_AFTER = re.compile(
     rf"\s*(?:{words.NOUN_AFTER_VERB}|等待|冲突|争用|超时|会话|事务|语句|持有者"
-    r"|(?:statements?|quer(?:y|ies)|sessions?|transactions?|holders?|waits?|contention|timeouts?)(?![A-Za-z]))",
+    r"|(?:statements?|quer(?:y|ies)|sessions?|transactions?|holders?|waits?|contention|timeouts?|time|times|durations?"
+    r"|counts?|metrics?|stats|rates?)(?![A-Za-z]))",
     re.IGNORECASE,
 )
 """What makes a lock word describe a noun (加锁的会话, 加锁等待, locking read statements): it names, it takes none."""
