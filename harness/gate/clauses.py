@@ -1,7 +1,8 @@
 """A text as clauses (:mod:`harness.gate.leads` says what each is).
 
 A text (already in its normal form) is cut into sentences, then clauses: at commas, semicolons and dashes, at a
-sequence conjunction that starts a new step (然后, 再, 并, X 后立即, then, and <verb>), and around a parenthesis.
+sequence conjunction that starts a new step (然后, 再, 并, X 后立即, then, and <verb>; not and the <noun>: the 6 TIMEOUT
+records and the 1 INIT record is one object), and around a parenthesis.
 ``starts_step`` marks a clause that starts a step: the first of a sentence, the one after a condition, any after a
 sequence conjunction, and one opened by 如需/必要时/if needed; a clause after a plain comma continues the step
 before it.
@@ -42,7 +43,8 @@ _SEQUENCE = re.compile(
     rf"|(?=(?:立即|马上|立刻|随即|即刻)\s*(?:{words.ZH_MUTATE}))"
     r"|\b(?:and then|(?<!could )(?<!would )(?<!should )(?<!can )(?<!will )(?<!may )(?<!might )(?<!must )then"
     r"|after that|afterwards|followed by|and also)\b"
-    r"|\b(?:and|or)\b(?=\s+[A-Za-z-]+\s+(?:" + words.EN_STOP_OBJECT + r"\b|[\w-]*[-_./0-9][\w-]*)))\s*",
+    r"|\b(?:and|or)\b(?!\s+" + words.EN_STOP_OBJECT + r"\b)"
+    r"(?=\s+[A-Za-z-]+\s+(?:" + words.EN_STOP_OBJECT + r"\b|[\w-]*[-_./0-9][\w-]*)))\s*",
     re.IGNORECASE,
 )
 _EITHER = re.compile(r"\s*(?:or|nor|或者|或)\s*", re.IGNORECASE)
