@@ -35,9 +35,12 @@ ZH_INVESTIGATE = _either(
     "监控|盯住|盯|跟踪|追踪|跟进|排查|分析|统计|阅读|翻阅|审查|审阅|评审|评估|判断|研判|验证|了解|调查|调研|诊断|定位|梳理|回顾",
     "复盘|巡检|盘点|抽样|抽查|抓取|采集|收集|搜集|拉取|获取|读取|导出|看看|看一下|咨询|询问|请教|沟通|测算|核算|估算|计算|检测|探测",
     "抓包|打印|浏览|列出|识别|找出|找到|筛选|过滤|汇总|总结|整理|归纳|给出|输出|撰写|形成|提出|记录下|确定|明确|区分|排除|跟踪观察",
+    "补查|重查|加查|详查|深查|彻查|普查|巡查|换算|折算|推算|提供",
     "写明|注明|标明|标注|写清楚|写清|列明|瞅一眼|瞅瞅|瞅|瞄一眼|瞄|扫一眼|看一眼|看下|看眼|翻一下|翻下|翻翻|翻|查查|对一下|对下|拉一下|拉下|贴一下|贴下|贴出来|截个图|截图|分享|转查|改查|追一下|捞一下|捞|综合|对齐|看(?!起来|来|样子|上去|似|到)|调取|调阅|调出|讨论|商量|商议|研究|决定|决策|判定|查|索取|追查|细查|深挖|度量|衡量|量化|测量|检验|考察|审计|对账|核验|留存|保存证据|截图|问询|询证|复现步骤|列举|罗列|汇报|报告|说明|解释",
 )
-"""Verbs that lead an instruction to look, compare, decide or write up (and the report-writing steps of a plan)."""
+"""Verbs that lead an instruction to look (补查, 重查: look again or further), compare, compute (换算成 UTC),
+decide, write up or give information (请提供时间: and the report-writing steps of a plan). A verb of giving that
+gives an act or a grant (提供退款, 提供写权限) acts: :func:`harness.gate.verbs.given_act`."""
 ZH_PREFIX = _either(
     "请|麻烦|建议|推荐|可以|可(?![用能靠行见以])|需要|需(?!求)|应该|应当|应(?![用答])|务必|必须|要(?![求素点是])|先(?!前)|首先|其次",
     "然后|随后|接着|同时|另外|此外|并且|并(?![发行非不未列存])|也|还(?![原有])|再次|再(?![次度])|继续|进一步|立即|立刻|马上|尽快|及时",
@@ -53,6 +56,7 @@ instruct (别忘了, don't forget to: no prohibition)."""
 ZH_ROLE = _either(
     "@[^\\s，,。]+(?![^\\s，,。])(?:\\s+[A-Z][a-z]+(?=\\s+(?:could|can|would|will|please|pls)\\b|\\s*[,，]))?",
     "DBA|SRE|运维|研发|开发|值班负责人|值班同学|值班人员|值班|负责人|支付值班|oncall|on-call|owner|团队|同学|工程师|业务方",
+    "(?:[\u4e00-\u9fff]{2}|[A-Za-z]+\\s*)值班",
     "渠道方|支付团队|测试|QA|平台组|架构师|专家|同事|小组|组|相关人员|人员|技术支持|客服|厂商|云厂商|供应商|老师|哥|工",
     "他们|她们|对方|上游|下游|财务|运营|产品|风控|法务|值班经理|兄弟们|大家|各位|同学们|伙伴们|小伙伴们|老铁们|家人们",
 )
@@ -91,6 +95,14 @@ NOUN_AFTER_VERB = (
     "配置|参数|版本|策略|规则|脚本|命令|语句|耗时|频率|进度|单|量|速率|吞吐|平台|系统|人|者|方|批次|成功率|失败率|项|文件|中心"
 )
 """Words that make the verb before them a noun (发布单, 发布和变更记录, 扩容前后, 写入量): it names, it does not act."""
+EN_NOUN_AFTER_VERB = _either(
+    "service|services|queue|queues|record|records|log|logs|row|rows|table|tables|id|ids|request|requests|status",
+    "history|count|counts|rate|rates|event|events|error|errors|runbook|runbooks|api|job|jobs|number|numbers|amount",
+    "window|metric|metrics|dashboard|ticket|tickets|flow|path|policy|settings|config|script|plan|procedure|guide",
+    "docs|documentation|time|times|duration|latency|callback|callbacks|endpoint|handler|worker|topic|state|reason",
+    "list|lists|details|info|name|names|summary|balance|type|types|key|keys|logic|code",
+)
+"""Nouns that make the English verb before them a noun too (the refund queue, the restart count): it names."""
 ZH_CARRIER = _either("执行|运行|跑|敲|输入|键入|使用|用|通过|调用")
 """What runs a command or statement written after it: then the command decides."""
 ZH_PROHIBIT = _either(

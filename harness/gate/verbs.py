@@ -94,11 +94,13 @@ _EN_NOUN_VERBS = {
 _EN_NOUNS = "|".join(sorted(map(re.escape, _EN_NOUN_VERBS), key=len, reverse=True))
 _EN_NOMINAL = re.compile(
     r"^(?:(?:perform|do|run|conduct|carry out|make|take|have|schedule|kick off|start|get)\s+)?"
-    rf"(?:(?:a|an|the|one|some)\s+(?:[\w-]+\s+){{0,4}}?(?P<noun>{_EN_NOUNS})\b"
+    rf"(?:(?:a|an|the|one|some)\s+(?:[\w-]+\s+){{0,4}}?(?P<noun>{_EN_NOUNS})(?![\w-])"
+    rf"(?!\s+{words.EN_NOUN_AFTER_VERB}(?![\w-]))"
     rf"|(?:(?!(?:no|not|without|any)\b)[\w-]+\s+)?(?P<bare>{_EN_NOUNS})\s+(?:of|on|for|into|across)\b)",
     re.IGNORECASE,
 )
-"""Perform a review of …, a rollback is recommended, Verification of …, Targeted inspection of …."""
+"""Perform a review of …, a rollback is recommended, Verification of …, Targeted inspection of …; not a name or a
+noun the word only describes (the refund-service runbook, the refund queue, the restart count)."""
 
 
 def masked(text: str) -> str:
@@ -162,16 +164,21 @@ def buried_verb(rest: str, english: bool) -> tuple[str, str] | None:
 
 _EN_INVESTIGATE = re.compile(rf"^{words.EN_INVESTIGATE}$", re.IGNORECASE)
 _EN_MUTATE = re.compile(rf"^{words.EN_MUTATE}$", re.IGNORECASE)
+_AGAIN = re.compile(r"re-(?P<verb>[a-z]{2,}[a-z-]*)")
+"""A verb done again (re-query, re-deploy): the verb it repeats."""
 
 
 def english_lead_of(word: str) -> str | None:
-    """INVESTIGATE or MUTATE for an English verb in any of its forms (checks, checking, checked), else None."""
-    for stem in _stems(word.lower()):
+    """INVESTIGATE or MUTATE for an English verb in any of its forms (checks, checking, checked), else None; a verb
+    done again is the verb (re-query, re-deploy)."""
+    word = word.lower()
+    for stem in _stems(word):
         if _EN_INVESTIGATE.match(stem):
             return INVESTIGATE
         if _EN_MUTATE.match(stem):
             return MUTATE
-    return None
+    again = _AGAIN.fullmatch(word)
+    return english_lead_of(again["verb"]) if again is not None else None
 
 
 def _stems(word: str) -> list[str]:
@@ -198,3 +205,25 @@ def side_effect_word(text: str) -> str | None:
     if found is not None and (english is None or found.start() < english.start()):
         return found.group()
     return english.group() if english is not None else None
+
+
+_ACT_GIVEN = (
+    r"退款|补偿|赔付|赔偿|优惠券|代金券|红包|积分|返现|折扣|权限|额度"
+    r"|(?<![A-Za-z])(?:refunds?|credits?|compensation|coupons?|vouchers?|discounts?|chargebacks?|access|permissions?"
+    r"|quota)(?![\w-])"
+)
+"""What a verb of giving may give that is an act or a grant, not information."""
+_GIVES = re.compile(
+    rf"^(?P<zh>提供|给出)\s*[^，,;；。]{{0,24}}?(?:{_ACT_GIVEN})(?=\s*(?:给|$|[，,;；。(（]))"
+    r"|^(?P<en>provide|give|share|hand)\s+(?:[\w.-]+\s+){0,3}?(?:with\s+)?(?:(?:a|an|the|some)\s+)?"
+    rf"(?:(?:full|partial|manual|temporary|one-off|new|write|admin|root)\s+)?(?:{_ACT_GIVEN})"
+    rf"(?!\s+{words.EN_NOUN_AFTER_VERB}(?![\w-]))",
+    re.IGNORECASE,
+)
+
+
+def given_act(rest: str) -> str | None:
+    """The verb of giving that leads ``rest`` when what it gives is an act or a grant (提供退款, 提供写权限给研发, give
+    the customer a refund, provide write access), not information (提供时间和订单号, provide the refund ID)."""
+    found = _GIVES.match(masked(rest).strip())
+    return (found["zh"] or found["en"]) if found is not None else None
