@@ -4,6 +4,9 @@
 - splitting a count by a dimension (按渠道拆分, 将 5xx 按上游服务拆分, split the errors by channel): what is split is a
   count, errors, timeouts, logs, or nothing named (the count at hand); a table, a service or traffic split is a change,
   and so is a split into something (拆分成多张表);
+- handing the investigation to a person (升级给支付值班, 把这个问题升级到支付团队, escalate to the payments on-call,
+  page the DBA on-call): who is escalated to is a role; what is handed over is the case itself or nothing named (升级
+  MySQL 版本, 升级到 8.0 and escalate the pool size to 100 are changes);
 - marking a step of the report for a human (标记为待人工确认, mark this step as needing human confirmation, flag this
   finding for human review): what is marked is the report's own step, finding or nothing named; an order, a row or an
   account marked is a change to it.
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from harness.gate import lexicon as words
 from harness.gate.clauses import Clause, Lead
 
 _ON_THE_QUERY = re.compile(
@@ -59,6 +63,20 @@ _EN_FOR_A_HUMAN = re.compile(
     r"(?:confirm(?:ation)?|review|check|verification|sign-off|unconfirmed|tentative)(?![A-Za-z])",
     re.IGNORECASE,
 )
+_ZH_CASE = r"(?:这个|这一|该|此|本|当前)?\s*(?:问题|事件|故障|事故|情况|工单|告警|异常|事)|它|这件事"
+_ZH_ESCALATED = re.compile(
+    rf"(?:(?:把|将)\s*(?:{_ZH_CASE})\s*)?(?:升级|上报|转交|移交|转派)\s*(?:给|到|至)\s*"
+    rf"[A-Za-z0-9_\-. ]{{0,24}}?[\u4e00-\u9fff]{{0,6}}?(?:{words.ZH_ROLE})\s*(?:同学|人员)?\s*"
+    rf"(?=$|[，,;；。(（]|处理|跟进|介入|决策|决定|判断|评估|{words.ZH_INVESTIGATE})"
+)
+_EN_ESCALATED = re.compile(
+    r"(?:escalate|hand\s+(?:(?:it|this)\s+)?(?:over|off)|page|loop\s+in|bring\s+in)\s+"
+    r"(?:(?:it|this|the\s+(?:issue|incident|case|problem|ticket|alert|question))\s+)?(?:to\s+)?(?:the\s+)?"
+    r"(?:[\w-]+\s+){0,2}?(?:on-?call|oncall|team|dba|sre|owners?|engineers?|lead|manager|support)(?:\s+team)?"
+    r"(?=\s*(?:$|[,;.:(]|(?:and|to|for|so|who|with)\b))",
+    re.IGNORECASE,
+)
+"""Who an investigation is handed to: a role (支付值班, DBA, the payments on-call), never a version or a value."""
 _ACTING = frozenset({Lead.MUTATE, Lead.UNKNOWN})
 
 
@@ -68,7 +86,7 @@ def on_the_inquiry(clause: Clause) -> bool:
         return True
     if clause.lead not in _ACTING:
         return False
-    if _leads(_ZH_FOR_A_HUMAN, clause) or _leads(_EN_FOR_A_HUMAN, clause):
+    if any(_leads(pattern, clause) for pattern in (_ZH_FOR_A_HUMAN, _EN_FOR_A_HUMAN, _ZH_ESCALATED, _EN_ESCALATED)):
         return True
     split = _leads(_ZH_SPLIT, clause)
     if split is not None:
