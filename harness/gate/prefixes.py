@@ -21,10 +21,12 @@ _NUMBERING = re.compile(
 _ZH_PREFIX = re.compile(rf"^\s*{words.ZH_PREFIX}\s*[:：]?\s*")
 _ZH_AGENT = re.compile(
     rf"^\s*{words.ZH_AGENT}\s*[A-Za-z0-9_\-. ]{{0,24}}?\s*[\u4e00-\u9fff]{{0,6}}?(?:{words.ZH_ROLE}\s*)+"
-    r"(?:来|去|帮忙|协助|一起|共同|同学)?\s*"
+    r"(?!或|和|及|与|、|/)(?:来|去|帮忙|协助|一起|共同|同学)?\s*"
 )
+"""由 DBA 检查 …, 联系支付团队确认 …; not one of several people (向客服或用户确认 … asks them all)."""
 _ZH_ROLE_SUBJECT = re.compile(
-    rf"^\s*(?:[A-Za-z][A-Za-z0-9_\-.]*\s*)?(?:{words.ZH_ROLE}\s*)+(?:同学|人员)?\s*(?=[\u4e00-\u9fff]|@|[A-Za-z])"
+    rf"^\s*(?:(?P<name>[A-Za-z][A-Za-z0-9_\-.]*)\s*)?(?:{words.ZH_ROLE}\s*)+(?:同学|人员)?\s*"
+    r"(?=[\u4e00-\u9fff]|@|[A-Za-z])"
 )
 _ZH_TIME_FIRST = re.compile(
     r"^\s*[^,;，；]{1,24}?(?:(?:之后|以后|之前|以前|的时候|期间)(?!的)\s*(?=\S)|(?:前|后|(?<![超及同准按定暂小实随临当耗延])时)"
@@ -32,6 +34,10 @@ _ZH_TIME_FIRST = re.compile(
     rf"必须|立即|马上|{words.ZH_INVESTIGATE}|{words.ZH_PROHIBIT})))"
 )
 _ZH_VENUE = re.compile(rf"^\s*{words.ZH_VENUE}")
+_ZH_TOOL = re.compile(r"^\s*(?:通过|借助|使用|利用|用)")
+"""A venue that names a tool (用只读 SELECT 核对日志中 …): the verb follows the tool, so 中 closes no place."""
+_ZH_CONDITION = re.compile(r"^\s*(?:如果|假如|倘若|要是|如若|若|万一|一旦)")
+"""What opens a condition (如果订单是 24 小时之前创建的): its time is part of it, no prefix of a step."""
 _NAMED_VENUE = re.compile(r"^\s*(?P<name>[A-Za-z][\w.-]*)\s*(?:下|上|里|中)\s+(?=\S)")
 """MySQL 下 …, Grafana 里 …: where the step is done, named first."""
 _SYMBOLS = re.compile(r"^[\s\u2190-\u2bff\U0001f000-\U0001faff\ufe0f#>*•·]+")
@@ -58,6 +64,36 @@ _ZH_VENUE_VERB = re.compile(rf"{ZH_VERB_WORD}|[看查盯翻瞅瞄]")
 _ZH_INVESTIGATE_ANYWHERE = re.compile(words.ZH_INVESTIGATE)
 
 
+def _unless_a_verb(found: re.Match[str]) -> str:
+    """Nothing for a prefix found, or the prefix kept when it starts with an English verb (Ask DBA on-call to …: the
+    role subject of a Chinese clause, DBA 检查 …, is no "Ask")."""
+    name = found.groupdict().get("name")
+    return found.group() if name is not None and english_lead_of(name) is not None else ""
+
+
+def _after_venue(rest: str, end: int) -> str:
+    """``rest`` from the verb after the venue that ends at ``end``: after a light verb (在 X 上进行分析), after a place
+    it closes (在 Grafana 上), or at the first verb after it; a tool (用 X) is read up to its verb, not to a place."""
+    light = _ZH_LIGHT_INSIDE.search(masked(rest), end, end + 40)
+    if light is not None:
+        return rest[light.start() :]
+    closed = _ZH_VENUE_CLOSE.match(rest, end)
+    if closed is not None and not _ZH_TOOL.match(rest):
+        return rest[closed.end() :]
+    scanned = masked(rest)
+    verb = next(
+        (
+            found
+            for found in _ZH_VENUE_VERB.finditer(scanned, end, end + 24)
+            if not COMPOUND_NOUN.match(scanned, found.end())
+        ),
+        None,
+    )  # 对 X 近 7 天写入量的统计分析: 写入量 names a quantity, 统计 is the step
+    if verb is not None:
+        return rest[verb.start() :]
+    return rest[closed.end() :] if closed is not None else rest
+
+
 def strip_prefixes(piece: str) -> tuple[str, int]:
     """``piece`` without what stands before its verb, and how many characters went."""
     rest = piece
@@ -66,30 +102,14 @@ def strip_prefixes(piece: str) -> tuple[str, int]:
         for pattern in (_NUMBERING, _LABEL, _ZH_AGENT, _ZH_ROLE_SUBJECT, _ZH_PREFIX, _ZH_LIGHT, _EN_AGENT, _EN_PREFIX):
             if _ZH_INVESTIGATE.match(rest.lstrip()):
                 break
-            rest = pattern.sub("", rest, count=1)
+            rest = pattern.sub(_unless_a_verb, rest, count=1)
         named = _NAMED_VENUE.match(rest)
         if named is not None and english_lead_of(named["name"]) is None:  # MySQL 下 …, not grep 下 …
             rest = rest[named.end() :]
         venue = None if _ZH_INVESTIGATE.match(rest.lstrip()) else _ZH_VENUE.match(rest)
         if venue is not None and not ZH_OPEN_READ.match(rest):
-            light = _ZH_LIGHT_INSIDE.search(masked(rest), venue.end(), venue.end() + 40)
-            closed = _ZH_VENUE_CLOSE.match(rest, venue.end())
-            if light is not None:
-                rest = rest[light.start() :]
-            elif closed is not None:
-                rest = rest[closed.end() :]
-            else:
-                scanned = masked(rest)
-                verb = next(
-                    (
-                        found
-                        for found in _ZH_VENUE_VERB.finditer(scanned, venue.end(), venue.end() + 24)
-                        if not COMPOUND_NOUN.match(scanned, found.end())
-                    ),
-                    None,
-                )  # 对 X 近 7 天写入量的统计分析: 写入量 names a quantity, 统计 is the step
-                rest = rest[verb.start() :] if verb is not None else rest
-        timed = _ZH_TIME_FIRST.match(rest)
+            rest = _after_venue(rest, venue.end())
+        timed = None if _ZH_CONDITION.match(rest) else _ZH_TIME_FIRST.match(rest)
         if (
             timed is not None
             and not _ZH_INVESTIGATE.match(rest.lstrip())
