@@ -93,6 +93,22 @@ _ACTING_FUNCTIONS = frozenset(
 """Functions a SELECT can call that act (SELECT pg_terminate_backend(pid) …, SELECT setval(…)): not read-only."""
 
 
+_READING_KIND = re.compile(
+    r"^\s*(?:(?i:a|an|the|one|another|this|that|same|一条|一次|一个|这条|该|同样的)\s*)*"
+    r"(?:(?i:read-only|read only|plain|simple|quick|non-locking|consistent|只读的?|简单的?)\s*)*"
+    r"(?:SELECT|SHOW|EXPLAIN|DESCRIBE|DESC)(?![\w(])"
+)
+_LOCK_OR_INTO = re.compile(
+    r"(?<!\w)(?:INTO|FOR\s+UPDATE|FOR\s+SHARE|LOCK\s+IN\s+SHARE\s+MODE)(?!\w)|加锁|锁定|锁住", re.IGNORECASE
+)
+
+
+def names_reading_statement(text: str) -> bool:
+    """Whether ``text`` (what a verb that runs is given) names a statement by a kind that only reads (a read-only
+    SELECT on biz_order, 一次只读 SELECT, SHOW PROCESSLIST), with nothing that locks or writes (FOR UPDATE, INTO)."""
+    return bool(_READING_KIND.match(text)) and _LOCK_OR_INTO.search(text) is None
+
+
 @dataclass(frozen=True)
 class Command:
     """A command or statement found in a text: where, what, and whether it only reads."""

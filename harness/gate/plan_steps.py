@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from harness.gate.clauses import Clause, Lead, clauses
-from harness.gate.commands import commands
+from harness.gate.commands import commands, names_reading_statement
 from harness.gate.findings import NOT_FINDINGS, clause_finding, commands_in
 from harness.gate.inquiry import on_the_inquiry
 from harness.gate.policy import ClaimPolicy
@@ -23,8 +23,6 @@ _TOPIC = re.compile(r"^(?:(?:the|a|an)\s+)?[\w./-]+(?:\s+[\w./-]+){0,3}(?<!\d)\s
 _INSTRUCTING = frozenset({Lead.INVESTIGATE, Lead.QUESTION})
 _NOUN_AFTER_VERB = re.compile(r"\s*(?:相关|服务|记录|日志|手册|流程|单|类|接口|任务|事件|操作|请求|状态|时间|的)")
 """What makes a verb the head of a noun (退款服务, 发布相关的日志), not an act."""
-_READ_STATEMENT = re.compile(r"\s*(?:SHOW|SELECT|EXPLAIN|DESCRIBE|DESC)\s+[A-Z*]")
-"""A statement that reads, written bare in prose after run/执行 (Run SHOW PROCESSLIST on order-db-1)."""
 
 
 def is_instruction(step: str, policy: ClaimPolicy) -> bool:
@@ -68,7 +66,7 @@ def _instructs(clause: Clause, form: NormalForm) -> bool:
     inside = [c for c in commands(form.text, form.code_spans) if clause.start <= c.start < clause.end]
     if inside:
         return all(command.read_only for command in inside)
-    if _READ_STATEMENT.match(clause.rest[len(clause.verb) :]):
-        return True
+    if names_reading_statement(clause.rest[len(clause.verb) :]):
+        return True  # Run SHOW PROCESSLIST on order-db-1, run a read-only SELECT on biz_order
     last = verb_after(clause.rest[len(clause.verb) :], last=True)
     return last is not None and last[0] == "INVESTIGATE"

@@ -10,9 +10,9 @@ read-only (default-deny), judged clause by clause (:mod:`harness.gate.clauses`) 
   it (不要对 node-5 执行 kubectl drain, never run `kubectl delete pod`: a prohibition in its own clause, never one in
   another clause or before a colon), or warns of it and forbids it (`redis-cli FLUSHDB` wipes the sessions; do not
   run it); a clause that refers back to it (and run it) runs it;
-- a clause led by a side-effect verb, or by 将/把/给/为 and one (将 order-service 降级, 为订单发起退款), is one: an
-  action applied to the inquiry itself (:mod:`harness.gate.inquiry`: 扩大查询时间范围, 按渠道拆分, 标记为待人工确认)
-  is not;
+- a clause led by a side-effect verb, or by 将/把/给/为 and one (将 order-service 降级, 为订单发起退款), or by a verb
+  of giving that gives an act or a grant (提供退款, give the customer a refund), is one: an action applied to the
+  inquiry itself (:mod:`harness.gate.inquiry`: 扩大查询时间范围, 按渠道拆分, 标记为待人工确认, 升级给支付值班) is not;
 - a clause that starts a step (the first, one after a condition, one after 然后/再/并/后立即/then/and <verb>) must be
   led by an investigative verb, a question to decide (是否需要扩容？), a prohibition (不要直接修改…) or a command
   that reads; anything else there is not recognisably read-only;
@@ -31,13 +31,13 @@ from dataclasses import dataclass
 
 from harness.gate import lexicon as words
 from harness.gate.clauses import Clause, Lead, clauses, judge
-from harness.gate.commands import Command, commands
+from harness.gate.commands import Command, commands, names_reading_statement
 from harness.gate.inquiry import on_the_inquiry
 from harness.gate.locks import locks_taken
 from harness.gate.naming import named
 from harness.gate.policy import ClaimPolicy
 from harness.gate.text import normal
-from harness.gate.verbs import english_lead_of, masked, mixed_verb, side_effect_word, verb_after
+from harness.gate.verbs import english_lead_of, given_act, masked, mixed_verb, side_effect_word, verb_after
 
 _SPEAKER = re.compile(
     r"^(?:我们|我|你们|你|您|本助手|助手|I|we|you)\s*(?:也|还|都)?\s*(?:可以|能够|能|会|将|可|can|could|will|may|might)?\s*"
@@ -225,14 +225,16 @@ def _clause_problem(clause: Clause, found: list[Command], policy: ClaimPolicy, r
             return referred
         if _JOB.search(object_):  # 重新跑一遍对账任务, run the reconciliation job
             return clause.verb
+        if names_reading_statement(object_):  # run a read-only SELECT on biz_order again
+            return None
         carried = judge(object_, starts_step=True)
         if carried.lead is Lead.INVESTIGATE:
             return None
         if carried.lead is Lead.MUTATE:
             return carried.verb
         return None if _WITH.match(clause.rest) and not clause.starts_step else clause.verb
-    if lead in _READING:
-        return _after_colon(clause)
+    if lead in _READING:  # (给研发提供写权限, give the customer a refund: what a look gives may be an act)
+        return given_act(clause.rest[max(clause.rest.find(clause.verb), 0) :]) or _after_colon(clause)
     if clause.starts_step and not clause.aside and lead is Lead.UNKNOWN and not _holds_command(clause, found):
         acting = side_effect_word(clause.rest)
         if acting is None and _nominal(clause.rest, asked=clause.question):
@@ -263,7 +265,9 @@ def _carries_reading(clause: Clause, found: list[Command]) -> bool:
     if clause.lead is not Lead.CARRY:
         return False
     object_ = clause.rest[len(clause.verb) :]
-    return _holds_command(clause, found) or judge(object_).lead is Lead.INVESTIGATE or bool(_REFERS.match(object_))
+    if _holds_command(clause, found) or names_reading_statement(object_):
+        return True
+    return judge(object_).lead is Lead.INVESTIGATE or bool(_REFERS.match(object_))
 
 
 def _holds_command(clause: Clause, found: list[Command]) -> bool:
