@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from harness.gate.advice import quoted_query, report_language
 from harness.gate.evidence import Grounds
 from harness.gate.failures import EvidenceFailure, EvidenceFailureCode
 from harness.gate.scope_naming import names_scope
@@ -47,12 +48,7 @@ def quote_failures(where: str, text: str, grounds: Grounds) -> list[EvidenceFail
         if any(_repeats(piece, query) for piece in pieces for query in asked):
             shown = passage if len(passage) <= 60 else passage[:57] + "..."
             failures.append(
-                EvidenceFailure(
-                    EvidenceFailureCode.UNGROUNDED_QUOTE,
-                    f"{where}: 「{shown}」 is quoted as what the evidence says, but it is the query this item's "
-                    "call ran, not text the call returned; quote a returned line, or name it as the query "
-                    "(以「…」查询)",
-                )
+                EvidenceFailure(EvidenceFailureCode.UNGROUNDED_QUOTE, quoted_query(where, shown, report_language(text)))
             )
     return failures
 

@@ -16,6 +16,8 @@ from typing import Any
 
 from contract.secrets import redact
 from harness.draft import AnalysisItem, Draft
+from harness.gate import advice
+from harness.gate.advice import report_language
 from harness.gate.derivation import held
 from harness.gate.evidence import Grounds, evidence_of
 from harness.gate.failures import EvidenceFailure
@@ -24,17 +26,10 @@ from harness.gate.grounding import Missing, unsupported
 from harness.gate.policy import ClaimPolicy
 from harness.gate.quotes import quote_failures
 from harness.gate.tokens import Number, tokenize
+from harness.language import Language
 
 MAX_TOKENS_PER_ITEM = 5
 """Ungrounded tokens named per item: enough for a repair, short enough to read."""
-_ADVICE = (
-    "quote values as the evidence states them, state the operands of a derived value, mark a rounded conversion "
-    "as approximate (约), or remove it"
-)
-_ASKED_ADVICE = (
-    "it is only a value this item's call asked with, not what the call returned; name it as the query's scope "
-    "(以 … 为条件查询) or remove it"
-)
 
 
 def value_failures(
@@ -52,15 +47,16 @@ def value_failures(
     failures = _conclusion_failures(draft, items, evidence, rules, derived)
     analysis_failures: list[EvidenceFailure] = []
     for ident, (grounds, missing) in judged.items():
-        item, where = items[ident], f"analysis {ident}"
+        item = items[ident]
+        language = report_language(item.text)
+        where = advice.item(ident, language)
         if missing:  # a value another part of the report derives may be said again here (占 92 条中 20 条)
             grounds.found.stated += [
                 number for other, numbers in derived.items() if other != ident for number in numbers
             ]
             missing = rules.missing(item.text, grounds)
-        analysis_failures += [
-            _failure(where, token, "the evidence it cites") for token in missing[:MAX_TOKENS_PER_ITEM]
-        ]
+        source = advice.cited_source(language)
+        analysis_failures += [_failure(where, token, source, language) for token in missing[:MAX_TOKENS_PER_ITEM]]
         if item.kind == "NORMAL":
             analysis_failures += quote_failures(where, item.text, grounds)
     return analysis_failures + failures
@@ -101,9 +97,10 @@ def _conclusion_failures(
     missing = rules.missing(conclusion.text, grounds, texts)
     alone = Grounds(dataclasses.replace(grounds.found, stated=[]), grounds.asked)  # without what the analyses say
     derived["conclusion"] = _derived(conclusion.text, alone, rules.missing(conclusion.text, alone, texts))
-    where = f"the evidence of the analyses it is based on ({named}); base it on the analysis that shows it"
-    failures = [_failure("conclusion", token, where) for token in missing[:MAX_TOKENS_PER_ITEM]]
-    return failures + quote_failures("conclusion", conclusion.text, grounds)
+    language = report_language(conclusion.text)
+    where, source = advice.item(None, language), advice.basis_source(named, language)
+    failures = [_failure(where, token, source, language) for token in missing[:MAX_TOKENS_PER_ITEM]]
+    return failures + quote_failures(where, conclusion.text, grounds)
 
 
 def _derived(text: str, grounds: Grounds, missing: Sequence[Missing]) -> list[Number]:
@@ -114,9 +111,10 @@ def _derived(text: str, grounds: Grounds, missing: Sequence[Missing]) -> list[Nu
     return [n for n in numbers if n.qualifier is None and n.written not in refused and not held(n, grounds.found)]
 
 
-def _failure(where: str, token: Missing, source: str) -> EvidenceFailure:
-    advice = _ASKED_ADVICE if token.asked else _ADVICE
-    return EvidenceFailure(Code.UNGROUNDED_VALUE, f"{where}: 「{token.written}」 does not occur in {source}; {advice}")
+def _failure(where: str, token: Missing, source: str, language: Language) -> EvidenceFailure:
+    if token.asked:
+        return EvidenceFailure(Code.UNGROUNDED_VALUE, advice.asked_value(where, token.written, language))
+    return EvidenceFailure(Code.UNGROUNDED_VALUE, advice.missing_value(where, token.written, source, language))
 
 
 def _shown(text: str) -> str:

@@ -450,7 +450,7 @@ async def test_a_where_literal_grounds_no_finding(running: Running, fake: FakeOp
     item = {**ROW_ITEM, "text": text, "tool_call_ids": ["call_q1"]}
     final = report(LOG_ITEM, item)
     repair = await refused(running, fake, final, calls=(LOGS, COUNT_REFUNDED), reason="CLAIM_UNGROUNDED_VALUE")
-    assert "「REFUNDED」" in repair and "only a value this item's call asked with" in repair
+    assert "「REFUNDED」" in repair and "它只是调用的查询条件" in repair  # the advice is in the report's language
 
 
 async def test_a_where_literal_may_be_named_as_the_scope(running: Running, fake: FakeOpenAI) -> None:

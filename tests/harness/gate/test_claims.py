@@ -77,8 +77,8 @@ def test_each_ungrounded_token_is_named_with_its_item() -> None:
     draft = make(
         conclusion={"text": "order-123 已退款（REFUNDED），支付失败率 87.3%", "based_on_analysis_ids": ["a2"]},
     )
-    assert messages(draft)[0].startswith("conclusion: 「REFUNDED」")
-    assert messages(draft)[1].startswith("conclusion: 「87.3%」")
+    assert messages(draft)[0].startswith("结论：「REFUNDED」")
+    assert messages(draft)[1].startswith("结论：「87.3%」")
     draft = make(
         analysis=[
             {"analysis_id": "a1", "kind": "NORMAL", "text": "order-service 出现 720 次 ERROR", "tool_call_ids": ["c"]},
@@ -86,7 +86,7 @@ def test_each_ungrounded_token_is_named_with_its_item() -> None:
         ],
         conclusion=None,
     )
-    assert messages(draft) == [messages(draft)[0]] and messages(draft)[0].startswith("analysis a1: 「720 次」")
+    assert messages(draft) == [messages(draft)[0]] and messages(draft)[0].startswith("分析 a1：「720 次」")
 
 
 def test_an_analysis_may_not_borrow_another_analysis_evidence() -> None:
@@ -97,7 +97,7 @@ def test_an_analysis_may_not_borrow_another_analysis_evidence() -> None:
         ]
     )
     # TIMEOUT is held by the log line's "timeout" (identifiers compare case-insensitively); payment_status is not
-    assert messages(draft)[0].startswith("analysis a1: 「payment_status」") and len(messages(draft)) == 1
+    assert messages(draft)[0].startswith("分析 a1：「payment_status」") and len(messages(draft)) == 1
 
 
 def test_the_conclusion_uses_only_its_basis() -> None:

@@ -37,4 +37,4 @@ def test_a_total_derived_in_one_analysis_may_be_said_again_in_another() -> None:
 def test_a_value_no_part_grounds_is_refused_where_it_is_said() -> None:
     draft = _draft("两类 ERROR 合计 95 条", "第二类 20 条，占 95 条中约 21%", "ERROR 合计 95 条")
     failures = " ".join(failure.message for failure in value_failures(draft, EVIDENCE, "ERROR 有多少", POLICY, set()))
-    assert "analysis a1: 「95 条」" in failures and "analysis a2: 「95 条」" in failures
+    assert "分析 a1：「95 条」" in failures and "分析 a2：「95 条」" in failures
