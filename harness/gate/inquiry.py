@@ -4,6 +4,8 @@
 - splitting a count by a dimension (按渠道拆分, 将 5xx 按上游服务拆分, split the errors by channel): what is split is a
   count, errors, timeouts, logs, or nothing named (the count at hand); a table, a service or traffic split is a change,
   and so is a split into something (拆分成多张表);
+- converting the query's window to another zone or unit (把当天的起止时间转换为 UTC, convert the day boundaries to
+  UTC): what is converted is a window, a range or its bounds, never a column or a setting;
 - handing the investigation to a person (升级给支付值班, 把这个问题升级到支付团队, escalate to the payments on-call,
   page the DBA on-call): who is escalated to is a role; what is handed over is the case itself or nothing named (升级
   MySQL 版本, 升级到 8.0 and escalate the pool size to 100 are changes);
@@ -77,7 +79,18 @@ _EN_ESCALATED = re.compile(
     re.IGNORECASE,
 )
 """Who an investigation is handed to: a role (支付值班, DBA, the payments on-call), never a version or a value."""
+_ZH_CONVERTED = re.compile(
+    r"(?:(?:把|将)\s*)?[^，,;；。]{0,16}?(?:起止时间|时间范围|时间窗口|查询窗口|窗口|范围|起止|边界)\s*(?:转换|转)(?:成|为|到)\s*"
+    r"(?:UTC|GMT|北京时间|本地时间|东八区|秒|毫秒|分钟)"
+)
+_EN_CONVERTED = re.compile(
+    r"(?:convert|translate)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:boundaries|window|range|cut-?offs?|bounds"
+    r"|start and end(?: times?)?|start/end(?: times?)?)\s+(?:to|into)\s+"
+    r"(?:UTC|GMT|local time|Beijing time|CST|UTC[+-]\d{1,2}|seconds|milliseconds|minutes)(?![\w-])",
+    re.IGNORECASE,
+)
 _ACTING = frozenset({Lead.MUTATE, Lead.UNKNOWN})
+_ON_THE_REPORT = (_ZH_FOR_A_HUMAN, _EN_FOR_A_HUMAN, _ZH_ESCALATED, _EN_ESCALATED, _ZH_CONVERTED, _EN_CONVERTED)
 
 
 def on_the_inquiry(clause: Clause) -> bool:
@@ -86,7 +99,7 @@ def on_the_inquiry(clause: Clause) -> bool:
         return True
     if clause.lead not in _ACTING:
         return False
-    if any(_leads(pattern, clause) for pattern in (_ZH_FOR_A_HUMAN, _EN_FOR_A_HUMAN, _ZH_ESCALATED, _EN_ESCALATED)):
+    if any(_leads(pattern, clause) for pattern in _ON_THE_REPORT):
         return True
     split = _leads(_ZH_SPLIT, clause)
     if split is not None:

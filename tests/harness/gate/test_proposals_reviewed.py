@@ -66,6 +66,8 @@ READ_ONLY_IN_OTHER_WORDS = [
     "把北京时间的当天起止时间换算为 UTC 后，用只读 SELECT 重新统计。",
     "Look up the HikariCP guide, the refund-service runbook and the ERR_REFUND_DUPLICATE entry in the knowledge base.",
     "If the order was created more than 24 hours ago, please give the approximate time.",
+    "订单是前天创建的，请提供下单的大致时间。",
+    "Convert the query window to UTC, then count the orders again with a read-only SELECT.",
 ]
 
 SIDE_EFFECTS = [
@@ -110,6 +112,8 @@ SIDE_EFFECTS = [
     "按退款服务的运行手册给 order-8821 退款。",
     "如果订单是 24 小时之前创建的，为它创建一条补偿任务。",
     "Create an index on biz_order.created_at.",
+    "Provide every affected user with a 5 CNY coupon.",
+    "把换算成 UTC 的 created_at 写回 biz_order。",
 ]
 
 
