@@ -112,8 +112,8 @@ _NOUN_NEXT = re.compile(
     r"\s*(?:单|量|速率|吞吐|成功率|失败率|批次|日志|记录|历史|情况|数据|信息|结果|方案|计划|流程|工单|窗口|状态|次数|时间|耗时|参数|配置项|版本|说明|提示|通知|报告|描述"
     r"|文档|策略|规则|开关|接口|服务|模块|功能|的(?!话))"
 )
-"""A verb followed by one of these names a thing (应用日志, 发布记录) or describes one (昨天创建的订单, 订单是昨天创建的):
-no verb of the clause."""
+"""A verb followed by one of these names a thing (应用日志, 发布记录) or describes one (昨天创建的订单,
+订单是昨天创建的): no verb of the clause."""
 
 
 def verb_after(
