@@ -40,7 +40,11 @@ _UNIT_WORDS = sorted(
     key=len,
     reverse=True,
 )
-_UNITS = "|".join(re.escape(word) for word in _UNIT_WORDS)
+_UNITS = "|".join(
+    re.escape(word) + (r"(?![为成别开两二三四五六七八九十几类批组种布配析])" if word == "分" else "")
+    for word in _UNIT_WORDS
+)
+"""分 is a minute unless it is the verb that divides (504 分两类, 分为, 分别)."""
 UNIT_AFTER = re.compile(
     r"[ \t]?(?:(?P<mult>万|亿)(?:[ \t]?(?P<munit>" + _UNITS + r")(?![A-Za-z]))?|(?P<unit>" + _UNITS + r")(?![A-Za-z]))",
     re.IGNORECASE,

@@ -33,5 +33,6 @@ def normal(text: str) -> NormalForm:
 
 
 def value_text(text: str) -> str:
-    """``text`` as the value rule reads it: the normal form, with 七十二次 as 72次."""
-    return replace_cn_numbers(normal_form(text).text)
+    """``text`` as the value rule reads it: the normal form (an enumerator such as ③ a list item, not the number 3),
+    with 七十二次 as 72次."""
+    return replace_cn_numbers(normal(text).text)

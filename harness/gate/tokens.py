@@ -45,6 +45,13 @@ _SUBTRACTION = re.compile(r"\d[ \t]*(?:[A-Za-z]{1,12}|毫秒|秒|分钟|小时)?
 """The work of a difference written out: ``27.932 − 26.506``, ``27.932s − 26.506s``."""
 _PLURAL_CODE = re.compile(r"(?:\d|\b(?:the|all|many|some|these|those|of|no|more|fewer))[ \t]+$", re.IGNORECASE)
 """What stands before ``504s`` when it is the plural of a status code (the 10 504s), not 504 seconds."""
+_DURATION_BEFORE = re.compile(
+    r"(?:耗时|用时|持续|历时|等待|超时|after|took|takes|lasted|for|waited|wait|rt=|latency|duration|elapsed)[ \t:=]*$",
+    re.IGNORECASE,
+)
+"""What stands before ``504s`` when it is 504 seconds (took 504s); anywhere else a code's plural is meant (the 504s)."""
+_LABELS = re.compile(r"(?<![A-Za-z])TL;\s?DR(?![A-Za-z])", re.IGNORECASE)
+"""Labels a report uses that read as upper-case words: TL;DR."""
 _UPPER_WORD = re.compile(r"[A-Z][A-Z0-9_]*[A-Z][A-Z0-9_]*")
 _ALNUM_ID = re.compile(r"(?=(?:[^a-z]*[a-z]){2})(?=[^0-9]*[0-9])[a-z0-9]+", re.IGNORECASE)
 _QUALIFIER_BEFORE = (
@@ -53,7 +60,7 @@ _QUALIFIER_BEFORE = (
     (ABOVE, r"超过|超出|高于|多于|大于|逾|>|over|more than|above"),
     (AT_LEAST, r"至少|不少于|不低于|≥|at least"),
     (BELOW, r"低于|少于|小于|不足|不到|<|under|less than|below"),
-    (AT_MOST, r"至多|不超过|≤|up to|at most"),  # 最多 / 最少 name the extremes (最少 36 个，最多 50 个): exact
+    (AT_MOST, r"至多|不超过|≤|at most"),  # 最多 / 最少 / up to name the extremes (最多 50 个, up to 27.372s): exact
 )
 _QUALIFIERS_BEFORE = tuple(
     (name, re.compile(r"(?:" + words + r")[ \t]*$", re.IGNORECASE)) for name, words in _QUALIFIER_BEFORE
@@ -187,14 +194,15 @@ def tokenize(text: str, non_facts: frozenset[str] = frozenset()) -> Tokens:
         if number is not None and (number["unit"] or "").lower() in _ORDINAL_SUFFIXES:
             continue
         if number is not None and (number["unit"] is None or _is_unit(number["unit"])):
-            unit = None if _PLURAL_CODE.search(before) and _is_plural_code(word) else number["unit"]
+            plural = _is_plural_code(word) and (_PLURAL_CODE.search(before) or not _DURATION_BEFORE.search(before))
+            unit = None if plural else number["unit"]
             _add_number(tokens, text, number["number"], unit, start, end, before, clipped)
             continue
         if _NUMBER_RANGE.fullmatch(word):
             for part in word.split("-"):
                 tokens.numbers.append(Number(Decimal(part), None, part, at=start))
             continue
-        if _is_identifier(word, non_facts):
+        if _is_identifier(word, non_facts) and not _in_label(text, start, end):
             negated = bool(_NEGATION_BEFORE.search(before) or _NEGATED_LIST.search(text, max(0, start - 48), start))
             tokens.identifiers.append(Identifier(word.lower(), word, clipped, negated, at=start))
     for path in _ANY_PATH.finditer(text):
@@ -214,6 +222,12 @@ def _path_forms(path: str) -> set[str]:
 def word_forms(word: str) -> set[str]:
     lowered = word.lower().rstrip(".")
     return {lowered, *lowered.split(".")} if "." in lowered else {lowered}
+
+
+def _in_label(text: str, start: int, end: int) -> bool:
+    return any(
+        label.start() <= start and end <= label.end() for label in _LABELS.finditer(text, max(0, start - 6), end + 6)
+    )
 
 
 def _is_plural_code(word: str) -> bool:
