@@ -61,6 +61,7 @@ from harness.gate.quantities import unit_class
 from harness.gate.scope_naming import names_scope, paired_ends
 from harness.gate.tokens import Identifier, Number, Tokens, tokenize
 
+_LIST_GAP = re.compile(r"[ \t]*(?:[,，、/]|和|或|及|与|and|or)[ \t]*", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[。；;！!？?\n]|\.(?:\s|$)")
 _ABSENCE = re.compile(
     r"没有|无(?!法)|未见|未发现|不存在|并无|(?<![A-Za-z])(?:no|none|not any|zero|nothing)(?![A-Za-z])", re.IGNORECASE
@@ -120,16 +121,25 @@ def _named(tokens: Tokens, at: int, written: str, *, moment: bool = False) -> bo
 
 
 def _identifiers(tokens: Tokens, grounds: Grounds, ignore: frozenset[str]) -> list[Missing]:
+    """The identifiers of ``tokens`` neither found nor named as the query's scope; an item of a list (``order_id IN
+    (order-8821, order-6034, …)``, ``以 order-1、order-2 为条件``) is named as the list's first item is."""
     found, asked = grounds.found, grounds.asked
     missing: list[Missing] = []
+    named_before: Identifier | None = None
     for identifier in tokens.identifiers:
+        listed = named_before is not None and _LIST_GAP.fullmatch(
+            tokens.text, named_before.at + len(named_before.written), identifier.at
+        )
+        named_before = None
         if identifier.key in ignore or identifier.negated or _has_word(found.words, identifier):
             continue
         if joined(identifier.key, found):
             continue
         only_asked = _has_word(asked.words, identifier)
-        if not (only_asked and _named(tokens, identifier.at, identifier.written)):
-            missing.append(Missing(identifier.written, only_asked))
+        if only_asked and (listed or _named(tokens, identifier.at, identifier.written)):
+            named_before = identifier
+            continue
+        missing.append(Missing(identifier.written, only_asked))
     return missing
 
 

@@ -278,6 +278,8 @@ def _add_number(
     total = bool(_SUM_BEFORE.search(before)) or "+" in text
     window = bool(_WINDOW_BEFORE.search(before) or _WINDOW_AFTER.match(following_text))
     difference = bool(_DIFFERENCE_BEFORE.search(before)) or bool(_SUBTRACTION.search(text))
+    if unit is not None and unit.lower() in ("time", "times") and value != value.to_integral_value():
+        unit = "倍"  # 24.8 times the baseline is a ratio; 3 times is a count
     tokens.numbers.append(
         Number(
             value,

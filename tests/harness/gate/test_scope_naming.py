@@ -59,3 +59,22 @@ def test_a_negation_governs_the_list_after_it() -> None:
     english = "there were no TIMEOUT or ERR_POOL_EXHAUSTED events"
     assert ungrounded(english, evidence_of([{"level": "INFO"}]), non_facts=NON_FACTS) == []
     assert ungrounded("没有恢复，order-service 报 ERROR", evidence_of([{"level": "INFO"}]), non_facts=NON_FACTS) != []
+
+
+def test_the_items_of_an_in_list_are_named_as_its_first() -> None:
+    rows = {
+        SCOPE_KEY: "SELECT * FROM biz_order WHERE order_id IN (?, ?, ?)",
+        ASKED_KEY: ["order-8821", "order-6034", "order-123"],
+        "rows": [{"order_id": "order-123", "payment_status": "TIMEOUT"}],
+    }
+    claim = (
+        "biz_order was queried with order_id IN (order-8821, order-6034, order-123). Only order-123 came back: TIMEOUT"
+    )
+    assert ungrounded(claim, evidence_of([rows]), non_facts=NON_FACTS) == []
+    assert ungrounded("order-6034 is TIMEOUT", evidence_of([rows]), non_facts=NON_FACTS) == ["order-6034"]
+
+
+def test_a_ratio_in_times_is_a_ratio() -> None:
+    series = {"series": [{"last": 4.969, "first": 0.2}]}
+    claim = "about 24.8 times the 0.2 s level: 4.969 / 0.2"
+    assert ungrounded(claim, evidence_of([series]), non_facts=NON_FACTS) == []
