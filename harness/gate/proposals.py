@@ -40,7 +40,7 @@ from harness.gate.text import normal
 from harness.gate.verbs import english_lead_of, given_act, masked, mixed_verb, side_effect_word, verb_after
 
 _SPEAKER = re.compile(
-    r"^(?:我们|我|你们|你|您|本助手|助手|I|we|you)\s*(?:也|还|都)?\s*(?:可以|能够|能|会|将|可|can|could|will|may|might)?\s*"
+    r"^(?:我们|我|你们|你|您|本助手|助手|I|we|you)?\s*(?:也|还|都)?\s*(?:可以|能够|能|会|将|可|can|could|will|may|might)?\s*"
     r"(?:帮你|帮您|为你|为您|替你|替您|帮忙|help you(?: to)?|help)?\s*",
     re.IGNORECASE,
 )
@@ -151,10 +151,11 @@ def mutating_part(text: str, policy: ClaimPolicy) -> str | None:
     if writing is not None:
         return writing.text
     for clause in reading.parts:
-        if reading.tells_of_warned(clause):
-            continue
-        if clause.lead is Lead.UNKNOWN:  # 我可以帮你重启…, you could restart…: what the speaker offers to do
-            clause = judge(_SPEAKER.sub("", clause.rest), starts_step=clause.starts_step)
+        offered = _SPEAKER.sub("", clause.rest).lstrip(" :：,，")
+        if reading.tells_of_warned(clause) or not offered.strip(" 。.!！"):
+            continue  # 可以帮你：, I can help: an offer of help that names no act
+        if clause.lead is Lead.UNKNOWN or offered != clause.rest:  # 我可以帮你重启…, 可以帮你：重启…: what is offered
+            clause = judge(offered, starts_step=clause.starts_step)
         if clause.lead is Lead.MUTATE and not on_the_inquiry(clause):
             return clause.verb
         if clause.lead is Lead.UNKNOWN and (word := side_effect_word(clause.rest)) is not None:

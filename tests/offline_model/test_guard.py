@@ -105,7 +105,7 @@ async def test_a_conclusion_beyond_its_analyses(order_run: Run) -> None:
         draft["conclusion"]["text"] = "订单 order-123 的支付超时与 inventory-service 的数据库连接池耗尽有关"
 
     messages, reason = _both_layers(order_run, overreach, EvidenceFailureCode.UNGROUNDED_VALUE)
-    assert messages.startswith("conclusion: 「inventory-service」")
+    assert messages.startswith("结论：「inventory-service」")  # in the report's language
     assert reason.startswith("UNSUPPORTED") and "inventory-service" in reason
 
 

@@ -84,6 +84,10 @@ def test_a_knowledge_answer_with_only_invented_references_is_refused() -> None:
         ("可以用 password=Welcome2024! 登录后台。", "SECRET"),
         ("   ", "EMPTY"),
         ("我可以帮你排查支付超时，但不会修改任何线上数据或配置。", None),
+        ("你好！我是 SuperBiz 运维助手，可以帮你：\n1. 排查线上故障（如支付超时）；\n2. 解答知识库问题。", None),
+        ("Hi! I can help:\n- investigate incidents from logs and metrics", None),
+        ("可以帮你：扩容连接池。", "SIDE_EFFECT"),
+        ("I can help: kill the stuck sessions.", "SIDE_EFFECT"),
     ],
 )
 def test_system_answers(text: str, problem: str | None) -> None:
