@@ -24,7 +24,7 @@ SIZE_UNITS: dict[str, Decimal] = {
     **dict.fromkeys(("gb", "gib"), Decimal(1024**3)),
     **dict.fromkeys(("tb", "tib"), Decimal(1024**4)),
 }
-_COUNT_UNITS = frozenset((
+COUNT_UNITS = frozenset((
     "次", "条", "行", "个", "笔", "单", "名", "位", "台", "项",
     "例", "件", "人", "张", "家", "处", "种", "类", "批", "轮",
     "time", "times", "row", "rows", "line", "lines", "record", "records", "request", "requests", "error", "errors",
@@ -36,7 +36,7 @@ _RATIO_UNITS = frozenset({"倍"})
 _CURRENCY_UNITS = frozenset({"元", "rmb", "cny", "usd", "yuan"})
 MULTIPLIERS = {"万": Decimal(10_000), "亿": Decimal(100_000_000), "k": Decimal(1000)}
 _UNIT_WORDS = sorted(
-    {*TIME_UNITS, *SIZE_UNITS, *_COUNT_UNITS, *_PERCENT_UNITS, *_RATIO_UNITS, *_CURRENCY_UNITS},
+    {*TIME_UNITS, *SIZE_UNITS, *COUNT_UNITS, *_PERCENT_UNITS, *_RATIO_UNITS, *_CURRENCY_UNITS},
     key=len,
     reverse=True,
 )

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from harness.gate.moments import MOMENT_PATTERN, RANGE_JOIN, Moment, moment_of, share_range, span_seconds
-from harness.gate.quantities import MULTIPLIERS, SIZE_UNITS, TIME_UNITS, UNIT_AFTER
+from harness.gate.quantities import COUNT_UNITS, MULTIPLIERS, SIZE_UNITS, TIME_UNITS, UNIT_AFTER
 from harness.gate.text import value_text
 
 APPROX, NEARLY, ABOVE, AT_LEAST, BELOW, AT_MOST, TENS = (
@@ -235,7 +235,9 @@ def _is_plural_code(word: str) -> bool:
 
 
 def _is_unit(text: str) -> bool:
-    return text.lower() in TIME_UNITS or text.lower() in SIZE_UNITS or text.lower() in MULTIPLIERS
+    """A unit written onto its number (``30s``, ``64KB``, ``2k``, ``50-connection``)."""
+    lowered = text.lower()
+    return lowered in TIME_UNITS or lowered in SIZE_UNITS or lowered in MULTIPLIERS or lowered in COUNT_UNITS
 
 
 def _is_identifier(word: str, non_facts: frozenset[str]) -> bool:

@@ -55,3 +55,9 @@ def test_not_a_fact_claim_or_a_true_one(claim: str) -> None:
 )
 def test_a_bound_past_the_extreme_and_a_value_after_a_label_are_still_claims(claim: str, wrong: str) -> None:
     assert wrong in _missing(claim)
+
+
+def test_a_unit_written_onto_its_number_with_a_hyphen() -> None:
+    pool = evidence_of([{"total": 50, "active": 50}])
+    assert ungrounded("the 50-connection pool was full", pool, non_facts=NON_FACTS) == []
+    assert ungrounded("the 60-connection pool was full", pool, non_facts=NON_FACTS) == ["60-connection"]
