@@ -50,6 +50,14 @@ _DURATION_BEFORE = re.compile(
     re.IGNORECASE,
 )
 """What stands before ``504s`` when it is 504 seconds (took 504s); anywhere else a code's plural is meant (the 504s)."""
+_SPAN_BEFORE = re.compile(
+    r"(?:同一|同样的|整个|这|该|the same|the whole|the entire|over the|across the|over|across)[ \t]*$", re.IGNORECASE
+)
+_SPAN_AFTER = re.compile(
+    r"^[ \t]*(?:的)?(?:应用|访问|慢查询|错误)?(?:日志|数据|指标|记录|窗口|范围)"
+    r"|^[ \t]*(?:of|worth of)[ \t]+(?:logs|data|metrics)",
+    re.IGNORECASE,
+)
 _LABELS = re.compile(r"(?<![A-Za-z])TL;\s?DR(?![A-Za-z])", re.IGNORECASE)
 """Labels a report uses that read as upper-case words: TL;DR."""
 _UPPER_WORD = re.compile(r"[A-Z][A-Z0-9_]*[A-Z][A-Z0-9_]*")
@@ -230,6 +238,15 @@ def _in_label(text: str, start: int, end: int) -> bool:
     )
 
 
+def _span_named(unit: str | None, before: str, after: str) -> bool:
+    """A length in minutes, hours or days written as the stretch of data queried (同一 24 小时的应用日志, over the same
+    24 hours, 24 hours of logs), not as how long something lasted or what a figure measured."""
+    lowered = (unit or "").lower()
+    if lowered not in TIME_UNITS or TIME_UNITS[lowered] < 60:
+        return False
+    return bool(_SPAN_BEFORE.search(before) or _SPAN_AFTER.match(after))
+
+
 def _is_plural_code(word: str) -> bool:
     return len(word) == 4 and word.endswith("s") and 100 <= int(word[:3]) <= 599 if word[:3].isdigit() else False
 
@@ -278,7 +295,9 @@ def _add_number(
     qualifier = next((name for name, marker in _QUALIFIERS_BEFORE if marker.search(before)), None)
     qualifier = qualifier or next((name for name, marker in _QUALIFIERS_AFTER if marker.match(following_text)), None)
     total = bool(_SUM_BEFORE.search(before)) or "+" in text
-    window = bool(_WINDOW_BEFORE.search(before) or _WINDOW_AFTER.match(following_text))
+    window = bool(_WINDOW_BEFORE.search(before) or _WINDOW_AFTER.match(following_text)) or _span_named(
+        unit, before, text[after_end : after_end + 16]
+    )
     difference = bool(_DIFFERENCE_BEFORE.search(before)) or bool(_SUBTRACTION.search(text))
     if unit is not None and unit.lower() in ("time", "times") and value != value.to_integral_value():
         unit = "倍"  # 24.8 times the baseline is a ratio; 3 times is a count

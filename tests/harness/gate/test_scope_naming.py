@@ -78,3 +78,16 @@ def test_a_ratio_in_times_is_a_ratio() -> None:
     series = {"series": [{"last": 4.969, "first": 0.2}]}
     claim = "about 24.8 times the 0.2 s level: 4.969 / 0.2"
     assert ungrounded(claim, evidence_of([series]), non_facts=NON_FACTS) == []
+
+
+def test_the_length_of_the_queried_window_in_any_words() -> None:
+    logs = {
+        "source_type": "LOG",
+        SCOPE_KEY: "inventory-service timeout，2026-12-06T15:15:57.412+00:00 至 2026-12-07T15:15:57.412+00:00",
+        ASKED_KEY: ["inventory-service timeout"],
+        "match_count": 0,
+    }
+    claims = ("查询同一 24 小时的应用日志，返回 0 条", "over the same 24 hours nothing matched", "a 24-hour window")
+    for claim in claims:
+        assert ungrounded(claim, evidence_of([logs]), non_facts=NON_FACTS) == []
+    assert ungrounded("查询同一 25 小时的应用日志", evidence_of([logs]), non_facts=NON_FACTS) == ["25 小时"]
