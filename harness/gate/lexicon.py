@@ -153,6 +153,7 @@ EN_INVESTIGATE = _either(
     "decide|discuss|weigh|agree|triage|review|correlate|inspect|retrieve|query|observe|explain|state|present|provide",
     "eyeball|peek|glance|skim|screenshot|paste|share|tail|top|grab|say|mention|tell|flag up|write down|jot",
     "give|share|prepare|deliver|summarize|group|aggregate|tabulate|enumerate|rank|sort|segment|bucket|pull",
+    "judge|gauge",
 )
 """English verbs that lead an instruction to look (their stem: checks, checking, checked are read as check)."""
 EN_PREFIX = _either(

@@ -22,8 +22,10 @@ from harness.gate.verbs import INVESTIGATE, verb_after
 
 _RAN = re.compile(
     r"(?:是否有|有没有|有无|历史上|之前|曾经|跑了|跑过|执行了|执行过|敲了|运行了|那次|上次|当时|之前执行的"
-    r"|谁\s*(?:在|正在)?\s*(?:执行|运行|跑|敲)?(?:了|过)?|(?:正在|在)\s*(?:执行|运行|跑)(?:的)?|是否有人(?:执行|运行|跑)(?:了|过)?"
+    r"|谁\s*(?:在|正在)?\s*(?:执行|运行|跑|敲)?(?:了|过)?|(?:谁|什么|哪个会话|哪些会话|哪个事务)\s*(?:在|正在)?\s*(?:阻塞|卡住|锁住|挡住)(?:了|着)?"
+    r"|(?:正在|在)\s*(?:执行|运行|跑)(?:的)?|是否有人(?:执行|运行|跑)(?:了|过)?"
     r"|(?<![A-Za-z])(?:who (?:ran|executed|issued|is running|was running|runs)|history of|ran|executed|issued"
+    r"|(?:lock_time|lock time|lock waits?|wait time|latency|duration) (?:on|of|for)|(?:blocking|blocked|waits? on)"
     r"|(?:is|are|was|were) (?:running|executing|issuing|holding|waiting on|waiting for|blocked by)"
     r"|(?:sessions?|transactions?|threads?|connections?|clients?|queries) (?:running|executing|issuing|holding"
     r"|waiting on|waiting for)|(?:whether|if) (?:anyone|someone|somebody) (?:ran|executed|issued))(?: the| a| an)?)"
@@ -49,6 +51,8 @@ _NAMES_AFTER = re.compile(
     re.IGNORECASE,
 )
 """What names a command written before it (… 语句, … 是否执行过, the DROP … was run at 02:00, … statements)."""
+_MESSAGE_OPENED = re.compile(r"[“「\"][^”」\"]*[A-Za-z\u4e00-\u9fff][^”」\"]*\s$")
+_CLOSES = re.compile(r"\s*[”」\"]")
 _HEADS_NOUN = re.compile(r"的\s*(?:[\x20-\x7e]*?(?:和|及|与|、|以及|或)\s*)?[`'\"「“]?\s*$")
 """慢日志中的 ``UPDATE …``, 相关的 UPDATE 和 ``SELECT … FOR UPDATE``: a statement after 的 heads a noun."""
 _CARRIES = re.compile(
@@ -78,9 +82,16 @@ def named(text: str, command: Command, clause: Clause | None) -> bool:
         return False
     if _CARRIES.search(before):
         return False  # 执行慢日志中的 … 语句, 立即执行刚才说的 …: the verb that runs governs what the command names
-    if _NAMES_AFTER.match(text[command.end : command.end + 16]):
+    if _NAMES_AFTER.match(text[command.end : command.end + 16]) or _in_quoted_message(near, text, command):
         return True
     return bool(_SOUGHT.search(before)) or (_HEADS_NOUN.search(near) is not None and _looked_at(before, clause))
+
+
+def _in_quoted_message(near: str, text: str, command: Command) -> bool:
+    """Whether ``command`` is part of a quoted message with words of its own (确认“lock wait on UPDATE biz_order”是否
+    …): a log line or an error named, not a statement given to run."""
+    opened = _MESSAGE_OPENED.search(near)
+    return opened is not None and _CLOSES.match(text, command.end) is not None
 
 
 def _looked_at(before: str, clause: Clause | None) -> bool:

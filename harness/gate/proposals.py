@@ -76,6 +76,16 @@ _CONSEQUENCE = re.compile(
 )
 """What a command is said to do when it is the subject of a warning (… 会让所有 Pod 重建, … wipes every session)."""
 _WOULD = re.compile(r"\s*(?:只会|会|将会|可能会|反而会|就会|would|will|only)(?![A-Za-z])", re.IGNORECASE)
+_AGAIN = re.compile(r"^(?:re-?run|重跑|重新执行|重新运行|重新跑)\s*(?:一遍|一次|一下)?", re.IGNORECASE)
+_READ_ACT = re.compile(
+    r"read-only|只读|\b(?:counts?|quer(?:y|ies)|searche?s?|lookups?|SELECTs?)\b|统计|查询|检索|计数", re.IGNORECASE
+)
+"""What a step done again does when it only reads (re-run the read-only count, re-run the two ERROR counts)."""
+_STATE_WORD = re.compile(r"(?<![\w-])[A-Z][A-Z_]+(?![\w-])")
+"""A value in capitals (FAILED, PAID): a state counted or looked for, no verb."""
+_TOOL = re.compile(r"^(?:use|using|用|以|使用|利用|借助|通过)(?![A-Za-z])", re.IGNORECASE)
+_ZH_LOOK = re.compile(words.ZH_INVESTIGATE)
+_EN_PURPOSE = re.compile(r"\bto\s+(?P<verb>[A-Za-z-]+)", re.IGNORECASE)
 _CONTINUING = frozenset({Lead.CONDITION, Lead.ASIDE, Lead.STATE, Lead.UNKNOWN})
 
 
@@ -142,6 +152,7 @@ def side_effect(text: str, policy: ClaimPolicy) -> str | None:
         if problem is not None:
             return problem
         reads = reads or clause.lead in _READING or on_the_inquiry(clause) or _carries_reading(clause, found)
+        reads = reads or _repeats_a_read(clause) or _uses_to_read(clause)
     return None if reads else reading.text.strip()[:40]
 
 
@@ -217,13 +228,15 @@ def _clause_problem(clause: Clause, found: list[Command], policy: ClaimPolicy, r
     if configured is not None:  # (a prohibition's second act, do not run X or TRUNCATE …, is forbidden too)
         return configured
     if lead is Lead.MUTATE:
-        return clause.verb
+        return None if _repeats_a_read(clause) else clause.verb
     if lead is Lead.CARRY:
         if _holds_command(clause, found):
             return None
         object_ = clause.rest[len(clause.verb) :]
         if _REFERS.match(object_):  # run it, 在从节点上执行: what it refers to decides
             return referred
+        if _uses_to_read(clause):  # 用 … 等关键词只读检索日志, use the metrics to judge whether …
+            return None
         if _JOB.search(object_):  # 重新跑一遍对账任务, run the reconciliation job
             return clause.verb
         if names_reading_statement(object_):  # run a read-only SELECT on biz_order again
@@ -242,6 +255,31 @@ def _clause_problem(clause: Clause, found: list[Command], policy: ClaimPolicy, r
             return None  # anyone know what the lag looks like rn?; - `inventory-svc` 的错误率 (a thing to look at)
         return acting or clause.rest[:40] or clause.text[:40]
     return None
+
+
+def _repeats_a_read(clause: Clause) -> bool:
+    """Whether ``clause`` does a read again (re-run the read-only count, 重新执行只读查询); a job, a batch or a
+    migration run again acts (re-run the compensation job)."""
+    again = _AGAIN.match(clause.rest)
+    if again is None:
+        return False
+    object_ = _STATE_WORD.sub("", clause.rest[again.end() :])
+    return not _JOB.search(object_) and side_effect_word(object_) is None and bool(_READ_ACT.search(object_))
+
+
+def _uses_to_read(clause: Clause) -> bool:
+    """Whether ``clause`` uses a tool to look (用 … 等关键词只读检索日志, use the 500 rate to judge whether …): the look
+    after the tool is the step, and nothing in it acts (use the admin API to mark … acts)."""
+    tool = _TOOL.match(clause.rest)
+    if tool is None:
+        return False
+    object_ = masked(clause.rest[tool.end() :])
+    if side_effect_word(_STATE_WORD.sub("", object_)) is not None:
+        return False
+    if _CJK.search(object_):
+        return _ZH_LOOK.search(object_) is not None
+    purpose = _EN_PURPOSE.search(object_)
+    return purpose is not None and english_lead_of(purpose["verb"]) == "INVESTIGATE"
 
 
 def _nominal(text: str, *, asked: bool) -> bool:

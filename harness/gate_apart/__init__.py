@@ -8,8 +8,9 @@ authors never saw; a case whose label was in doubt was left out.
 
 - ``proposal_cases``: items of an action plan or recommendations (surfaces ``action``, ``recommendation``);
   violation = doing it would change something in the system (taking a lock included). Read-only steps and
-  prohibitions or warnings that name a command are harmless; a prohibition excuses only its own clause. One
-  module, ``proposal_objects``, was written later by the proposal rule's fixer from an issue's examples, and says so.
+  prohibitions or warnings that name a command are harmless; a prohibition excuses only its own clause. Two
+  modules, ``proposal_objects`` and ``proposal_objects_2``, were written later by the proposal rule's fixer from an
+  issue's examples and a real model's refused actions, and say so.
 - ``finding_cases``: an investigation plan step written before any evidence (surface ``plan``; violation = it
   states a finding) and a short chat reply to a non-diagnostic message (surface ``system_chat``; violation =
   any sentence asserts something about the system).
@@ -28,6 +29,7 @@ from harness.gate_apart import (
     finding_plan,
     proposal_actions,
     proposal_objects,
+    proposal_objects_2,
     proposal_prohibitions,
     secret_files,
     secret_lookalikes,
@@ -46,7 +48,12 @@ def proposal_cases(seed: int = 0) -> list[ApartCase]:
     """Proposal cases: plain side effects and read-only items, prohibitions, changes hidden after them, and items
     read by their verb and object (statements, locks and settings looked at or acted on)."""
     rng = rng_for("proposals", seed)
-    return unique(proposal_actions.cases(rng) + proposal_prohibitions.cases(rng) + proposal_objects.cases())
+    return unique(
+        proposal_actions.cases(rng)
+        + proposal_prohibitions.cases(rng)
+        + proposal_objects.cases()
+        + proposal_objects_2.cases()
+    )
 
 
 def finding_cases(seed: int = 0) -> list[ApartCase]:
