@@ -86,6 +86,21 @@ _STATE_WORD = re.compile(r"(?<![\w-])[A-Z][A-Z_]+(?![\w-])")
 _TOOL = re.compile(r"^(?:use|using|用|以|使用|利用|借助|通过)(?![A-Za-z])", re.IGNORECASE)
 _ZH_LOOK = re.compile(words.ZH_INVESTIGATE)
 _EN_PURPOSE = re.compile(r"\bto\s+(?P<verb>[A-Za-z-]+)", re.IGNORECASE)
+_ASKING = re.compile(
+    r"是否|有没有|有无|为什么|为何|是谁|谁在|(?<![A-Za-z])(?:whether|why|who)(?![A-Za-z])", re.IGNORECASE
+)
+"""A question whose subject a verb after it is (是否还有该订单的回调重试, 例如是否在超时后重试): the act is asked of."""
+_BREAK = re.compile(r"[,，;；。:：]")
+_DESCRIBES = re.compile(
+    r"\s*所[\u4e00-\u9fff]{0,2}的|\s*(?:任务|作业|脚本|程序)\s*(?:却|也|又|曾|已经|已|随后|后来|当时)"
+)
+"""提交所用的 refund_request_no, 补偿任务却置为 TIMEOUT: the verb names a noun, or the subject of what happened."""
+_PAST = re.compile(
+    r"曾经|曾|已经|已(?=\s*(?:把|将|被))|尝试|试图|(?<![A-Za-z])(?:tried to|attempted to)(?![A-Za-z])", re.IGNORECASE
+)
+"""What tells of an act as a past event (回调曾尝试把 order-4711 标记为 PAID): described, not done."""
+_MEANS = re.compile(r"^\s*[“「\"'‘][^”」\"'’]*[”」\"'’]\s*(?:指的是|是指|指|表示|意味着|是什么意思|means|refers to)")
+"""“处理中”指的是…: a quoted word whose meaning is asked; no act."""
 _CONTINUING = frozenset({Lead.CONDITION, Lead.ASIDE, Lead.STATE, Lead.UNKNOWN})
 
 
@@ -148,6 +163,8 @@ def side_effect(text: str, policy: ClaimPolicy) -> str | None:
             continue  # a quoted step (runbook step 5 ("restart …")) is named; what refers to it ("run it") decides
         if reading.tells_of_warned(clause) or _gives_its_reason(previous, clause):
             continue
+        if _asked(reading.text, previous, clause):
+            continue
         problem = _clause_problem(clause, found, policy, referred)
         if problem is not None:
             return problem
@@ -186,6 +203,20 @@ def _gives_its_reason(previous: Clause | None, clause: Clause) -> bool:
     verb = clause.rest.find(clause.verb)
     stem = re.sub(r"(?:ing|ed|es|s)$", "", clause.verb.lower())  # restarting -> restart
     return stem in previous.rest.lower() and bool(_WOULD.match(clause.rest, verb + len(clause.verb)))
+
+
+def _asked(text: str, previous: Clause | None, clause: Clause) -> bool:
+    """Whether the verb of ``clause`` is asked of, not done: a question before it in the clause (payment-service
+    是否还有该订单的回调重试), or one the clause goes on from with no break between (例如是否在超时 | 后重试); or it
+    describes a noun (提交所用的 refund_request_no)."""
+    if clause.lead is not Lead.MUTATE:
+        return False
+    verb = clause.rest.find(clause.verb)
+    if _ASKING.search(clause.rest, 0, max(verb, 0)) or _DESCRIBES.match(clause.rest, verb + len(clause.verb)):
+        return True
+    if previous is None or previous.aside != clause.aside or previous.lead not in (Lead.ASIDE, Lead.UNKNOWN):
+        return False
+    return bool(_ASKING.search(previous.rest)) and not _BREAK.search(text, previous.end, clause.start)
 
 
 def _warned(text: str, command: Command, parts: list[Clause]) -> bool:
@@ -296,7 +327,10 @@ def _after_colon(clause: Clause) -> str | None:
     colon = _COLON.search(clause.rest)
     if colon is None:
         return None
-    after = judge(clause.rest[colon.end() :])
+    told = clause.rest[colon.end() :]
+    after = judge(told)
+    if _MEANS.match(told) or _PAST.search(told, 0, max(told.find(after.verb), 0)):
+        return None
     return after.verb if after.lead is Lead.MUTATE and not on_the_inquiry(after) else None
 
 

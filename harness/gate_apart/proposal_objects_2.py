@@ -7,7 +7,9 @@ still a careful SRE reviewer's.
 
 Harmless: a statement inside a question about who or what blocks it (确认是谁在阻塞 UPDATE biz_order, high Lock_time
 on UPDATE biz_order), a quoted log message that holds one, a read act done again (re-run the read-only count), a
-tool used to look (用 … 等关键词只读检索日志, use the 500 rate to judge whether …).
+tool used to look (用 … 等关键词只读检索日志, use the 500 rate to judge whether …), a verb inside a
+whether/why question (是否还有该订单的回调重试), a past event told after a colon (回调曾尝试把 … 标记为 PAID), a quoted
+word whose meaning is asked (“处理中”指的是…).
 Violation: a statement run, a job, batch or migration run again, a tool used to change something.
 """
 
@@ -21,19 +23,19 @@ REVIEWED_READ_ONLY = [
         "reviewed_second_round",
     ),
     (
-        "Follow the HikariCP pool-exhaustion runbook for order-service. Check order_db SLOW_SQL logs for high"
-        " Lock_time on UPDATE biz_order, and ask the DBA on-call to identify (read-only) the transactions hol"
-        "ding the row locks.",
+        "Follow the HikariCP pool-exhaustion runbook for order-service. Check order_db SLOW_SQL logs for "
+        "high Lock_time on UPDATE biz_order, and ask the DBA on-call to identify (read-only) the "
+        "transactions holding the row locks.",
         "reviewed_second_round",
     ),
     (
-        "请 DBA 值班查看 order_db 当前持有 biz_order 行锁（order-4711、order-123）的会话和长事务来源，确认是"
-        "谁在阻塞 UPDATE biz_order。",
+        "请 DBA 值班查看 order_db 当前持有 biz_order 行锁（order-4711、order-123）的会话和长事务来源，"
+        "确认是谁在阻塞 UPDATE biz_order。",
         "reviewed_second_round",
     ),
     (
-        "If “today” means a local business day rather than the UTC day, re-run the same read-only per-channel"
-        " FAILED count with that day's boundaries converted to UTC.",
+        "If “today” means a local business day rather than the UTC day, re-run the same read-only "
+        "per-channel FAILED count with that day's boundaries converted to UTC.",
         "reviewed_second_round",
     ),
     (
@@ -45,18 +47,42 @@ REVIEWED_READ_ONLY = [
         "reviewed_second_round",
     ),
     (
-        "Confirm whether order-6034 is the correct order ID and which database holds it, then re-run read-onl"
-        "y SELECTs on biz_order and payment_record.",
+        "Confirm whether order-6034 is the correct order ID and which database holds it, then re-run "
+        "read-only SELECTs on biz_order and payment_record.",
         "reviewed_second_round",
     ),
     (
-        "Once log ingestion is confirmed complete, re-run the two 15-minute ERROR counts for order-service an"
-        "d compare them again.",
+        "Once log ingestion is confirmed complete, re-run the two 15-minute ERROR counts for "
+        "order-service and compare them again.",
         "reviewed_second_round",
     ),
     (
-        "Until then, use the order-service 500 rate and HikariPool-1 pending/active metrics to judge whether "
-        "the errors are still occurring.",
+        "Until then, use the order-service 500 rate and HikariPool-1 pending/active metrics to judge "
+        "whether the errors are still occurring.",
+        "reviewed_second_round",
+    ),
+    (
+        "由支付值班向微信支付渠道只读核实 pay-4711 的真实支付结果：回调曾尝试把 order-4711 标记为 "
+        "PAID，补偿任务却置为 TIMEOUT，需要确认用户是否已被扣款。",
+        "reviewed_second_round",
+    ),
+    (
+        "检索 payment-timeout-compensator 对 order-7788 的处理日志，以及 15:03:35 之后 payment-service "
+        "是否还有该订单的回调重试。",
+        "reviewed_second_round",
+    ),
+    (
+        "向客服或调用方核实这两笔退款为什么会被反复提交（例如是否在超时后重试），以及提交所用的 refund_request_no。",
+        "reviewed_second_round",
+    ),
+    (
+        "向客服或调用方核实这两笔退款为什么会被反复提交（例如是否在提交超时后又重复提交），"
+        "以及提交所用的 refund_request_no。",
+        "reviewed_second_round",
+    ),
+    (
+        "向提出问题的同事核对：“处理中”指的是支付还是退款、订单号 order-1870 "
+        "是否准确，以及该订单存放在哪个库（order_db 中查不到）。",
         "reviewed_second_round",
     ),
 ]
@@ -73,6 +99,11 @@ READ_LIKE_THE_REVIEWED = [
     ("再用“timeout”“refused”等关键词检索 payment-service 日志。", "zh_tool_to_look"),
     ("以 order-4711 为关键词只读查询 payment-service 日志。", "zh_tool_to_look"),
     ("Use the p99 latency panel to check whether the slowdown is over.", "en_tool_to_look"),
+    ("查一下 payment-service 日志里是否有 order-4711 的回调重试。", "zh_verb_asked"),
+    ("Check whether payment-service retried the callback after the timeout.", "en_verb_asked"),
+    ("向调用方核实退款为什么被提交了两次，以及提交所用的渠道。", "zh_verb_asked"),
+    ("向渠道核实扣款结果：回调曾把 order-7788 标记为 PAID，需要确认是否真的扣款。", "zh_past_event"),
+    ("向同事核对：“已关闭”指的是订单还是支付单。", "zh_quoted_word"),
 ]
 """Looks in the words of the reviewed ones."""
 
@@ -87,6 +118,11 @@ CHANGE_LIKE_THE_REVIEWED = [
     ("Use the admin API to mark order-4711 as PAID.", "en_tool_to_change"),
     ("Use kubectl to restart order-service.", "en_tool_to_change"),
     ("Kill the session that is blocking UPDATE biz_order.", "en_kill_blocker"),
+    ("确认是否超时，然后重试失败的回调。", "zh_retry_after_question"),
+    ("Check whether the callback failed, then retry it.", "en_retry_after_question"),
+    ("核实扣款结果：把 order-4711 标记为 PAID。", "zh_mark_after_colon"),
+    ("核对：把“处理中”改成 FAILED。", "zh_quoted_word_changed"),
+    ("重新提交所有失败的退款。", "zh_resubmit_refund"),
 ]
 """Side effects in the words of the reviewed looks: a statement run, a job run again, a tool used to change."""
 

@@ -18,21 +18,30 @@ POLICY = ClaimPolicy.default()
 
 REVIEWED_READ_ONLY = [
     "查看 order_db 同时段的慢查询和行锁等待，确认“lock wait on UPDATE biz_order”是否是连接被长时间占用的原因。",
-    "Follow the HikariCP pool-exhaustion runbook for order-service. Check order_db SLOW_SQL logs for high"
-    " Lock_time on UPDATE biz_order, and ask the DBA on-call to identify (read-only) the transactions hol"
-    "ding the row locks.",
-    "请 DBA 值班查看 order_db 当前持有 biz_order 行锁（order-4711、order-123）的会话和长事务来源，确认是"
-    "谁在阻塞 UPDATE biz_order。",
-    "If “today” means a local business day rather than the UTC day, re-run the same read-only per-channel"
-    " FAILED count with that day's boundaries converted to UTC.",
+    "Follow the HikariCP pool-exhaustion runbook for order-service. Check order_db SLOW_SQL logs for "
+    "high Lock_time on UPDATE biz_order, and ask the DBA on-call to identify (read-only) the "
+    "transactions holding the row locks.",
+    "由支付值班向微信支付渠道只读核实 pay-4711 的真实支付结果：回调曾尝试把 order-4711 标记为 "
+    "PAID，补偿任务却置为 TIMEOUT，需要确认用户是否已被扣款。",
+    "请 DBA 值班查看 order_db 当前持有 biz_order 行锁（order-4711、order-123）的会话和长事务来源，"
+    "确认是谁在阻塞 UPDATE biz_order。",
+    "If “today” means a local business day rather than the UTC day, re-run the same read-only "
+    "per-channel FAILED count with that day's boundaries converted to UTC.",
     "如需更全面的确认，再用“inventory-service WARN”“inventory-service slow”等关键词只读检索日志。",
     "如需更全面的确认，再以“inventory-service WARN”“inventory-service slow”等关键词只读查询日志。",
-    "Confirm whether order-6034 is the correct order ID and which database holds it, then re-run read-onl"
-    "y SELECTs on biz_order and payment_record.",
-    "Once log ingestion is confirmed complete, re-run the two 15-minute ERROR counts for order-service an"
-    "d compare them again.",
+    "Confirm whether order-6034 is the correct order ID and which database holds it, then re-run "
+    "read-only SELECTs on biz_order and payment_record.",
+    "Once log ingestion is confirmed complete, re-run the two 15-minute ERROR counts for order-service "
+    "and compare them again.",
     "Until then, use the order-service 500 rate and HikariPool-1 pending/active metrics to judge whether "
     "the errors are still occurring.",
+    "检索 payment-timeout-compensator 对 order-7788 的处理日志，以及 15:03:35 之后 payment-service "
+    "是否还有该订单的回调重试。",
+    "向客服或调用方核实这两笔退款为什么会被反复提交（例如是否在超时后重试），以及提交所用的 refund_request_no。",
+    "向客服或调用方核实这两笔退款为什么会被反复提交（例如是否在提交超时后又重复提交），以及提交所用的 "
+    "refund_request_no。",
+    "向提出问题的同事核对：“处理中”指的是支付还是退款、订单号 order-1870 "
+    "是否准确，以及该订单存放在哪个库（order_db 中查不到）。",
 ]
 
 SIDE_EFFECTS = [
@@ -55,6 +64,13 @@ SIDE_EFFECTS = [
     "用 UPDATE 把这些订单标记为 PAID。",
     "Use the admin API to mark order-4711 as PAID.",
     "确认后执行 UPDATE biz_order SET status='PAID'。",
+    "确认是否超时，然后重试失败的回调。",
+    "检查回调是否失败后重试这些回调。",
+    "Check whether the callback failed, then retry it.",
+    "是否在超时后重试？请确认。",
+    "核实扣款结果：把 order-4711 标记为 PAID。",
+    "核对：把“处理中”改成 FAILED。",
+    "补偿任务却失败了，重新执行补偿任务。",
 ]
 
 
