@@ -94,9 +94,9 @@ _ACTING_FUNCTIONS = frozenset(
 
 
 _READING_KIND = re.compile(
-    r"^\s*(?:(?i:a|an|the|one|another|this|that|same|一条|一次|一个|这条|该|同样的)\s*)*"
+    r"^\s*(?:(?i:a|an|the|one|another|this|that|same|some|two|these|those|一条|一次|一个|这条|该|同样的)\s*)*"
     r"(?:(?i:read-only|read only|plain|simple|quick|non-locking|consistent|只读的?|简单的?)\s*)*"
-    r"(?:SELECT|SHOW|EXPLAIN|DESCRIBE|DESC)(?![\w(])"
+    r"(?:SELECT|SHOW|EXPLAIN|DESCRIBE|DESC)(?:s|es)?(?![\w(])"
 )
 _LOCK_OR_INTO = re.compile(
     r"(?<!\w)(?:INTO|FOR\s+UPDATE|FOR\s+SHARE|LOCK\s+IN\s+SHARE\s+MODE)(?!\w)|加锁|锁定|锁住", re.IGNORECASE

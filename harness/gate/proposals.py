@@ -36,6 +36,7 @@ from harness.gate.inquiry import on_the_inquiry
 from harness.gate.locks import locks_taken
 from harness.gate.naming import named
 from harness.gate.policy import ClaimPolicy
+from harness.gate.prefixes import COMPOUND_NOUN
 from harness.gate.text import normal
 from harness.gate.verbs import english_lead_of, given_act, masked, mixed_verb, side_effect_word, verb_after
 
@@ -101,6 +102,28 @@ _PAST = re.compile(
 """What tells of an act as a past event (回调曾尝试把 order-4711 标记为 PAID): described, not done."""
 _MEANS = re.compile(r"^\s*[“「\"'‘][^”」\"'’]*[”」\"'’]\s*(?:指的是|是指|指|表示|意味着|是什么意思|means|refers to)")
 """“处理中”指的是…: a quoted word whose meaning is asked; no act."""
+_TOPIC = re.compile(r"(?:对|对于|关于|针对|就)\s*[A-Za-z0-9_.:#/-]+(?:\s*[、和及与]\s*[A-Za-z0-9_.:#/-]+)*\s*")
+"""对 order-5120，…: the topic of the step after it, no act."""
+_OBSERVED = re.compile(r"^[^，,;；。]{1,40}?(?:集中在|集中于|出现在|发生在|分布在|主要来自|来自)")
+"""同期的 504 集中在 order-service 上: an observation the step after it rests on."""
+_INFORMS = re.compile(
+    rf"^(?:告知|通知|告诉|回复|答复|知会)\s*(?:{words.ZH_ROLE}|用户|客户|客服|调用方|同事|报障人|提问人)"
+    r"|^(?:inform|tell|notify|update)\s+(?:the\s+)?(?:user|customer|requester|caller|colleague)s?\b",
+    re.IGNORECASE,
+)
+"""告知用户, tell the customer: telling a person changes no system (给用户退款 does; it is judged as its own clause)."""
+_LIMITATION = re.compile(
+    r"^(?:the|these|those|this|that|it|they|our)\b[^,;]{0,60}?\b(?:do|does|did|is|are|was|were|can|could)\s*(?:not|n't)\b"
+    r"|^(?:the|these|those|this|that|it|they|our)\b[^,;]{0,60}?\b(?:cannot|can't|don't|doesn't|isn't|aren't)\b",
+    re.IGNORECASE,
+)
+"""The diagnostic tools do not expose DB sessions: a limitation stated, no step."""
+_READ_ONLY_LOOK = re.compile(rf"只读\s*(?:地)?\s*(?:{words.ZH_INVESTIGATE})|\(read-only\)", re.IGNORECASE)
+_IDENTIFIER = re.compile(r"[A-Za-z][\w.-]*[_\d][\w.-]*")
+"""refund_db, order-1870: a name, whatever word it holds."""
+_COMPOUND = re.compile(rf"(?:{words.ZH_MUTATE})(?={COMPOUND_NOUN.pattern})")
+"""退款单, 变更记录: a side-effect verb inside a noun."""
+"""只读查询 …, look up (read-only): an explicit read-only look, whoever is asked to do it."""
 _CONTINUING = frozenset({Lead.CONDITION, Lead.ASIDE, Lead.STATE, Lead.UNKNOWN})
 
 
@@ -169,7 +192,7 @@ def side_effect(text: str, policy: ClaimPolicy) -> str | None:
         if problem is not None:
             return problem
         reads = reads or clause.lead in _READING or on_the_inquiry(clause) or _carries_reading(clause, found)
-        reads = reads or _repeats_a_read(clause) or _uses_to_read(clause)
+        reads = reads or _repeats_a_read(clause) or _uses_to_read(clause) or _reads_explicitly(clause)
     return None if reads else reading.text.strip()[:40]
 
 
@@ -259,7 +282,7 @@ def _clause_problem(clause: Clause, found: list[Command], policy: ClaimPolicy, r
     if configured is not None:  # (a prohibition's second act, do not run X or TRUNCATE …, is forbidden too)
         return configured
     if lead is Lead.MUTATE:
-        return None if _repeats_a_read(clause) else clause.verb
+        return None if _repeats_a_read(clause) or _TOPIC.fullmatch(clause.rest) else clause.verb
     if lead is Lead.CARRY:
         if _holds_command(clause, found):
             return None
@@ -282,6 +305,12 @@ def _clause_problem(clause: Clause, found: list[Command], policy: ClaimPolicy, r
         return given_act(clause.rest[max(clause.rest.find(clause.verb), 0) :]) or _after_colon(clause)
     if clause.starts_step and not clause.aside and lead is Lead.UNKNOWN and not _holds_command(clause, found):
         acting = side_effect_word(clause.rest)
+        if acting is None and (
+            _OBSERVED.match(clause.rest) or _INFORMS.match(clause.rest) or _TOPIC.fullmatch(clause.rest)
+        ):
+            return None
+        if _LIMITATION.match(clause.rest):
+            return None
         if acting is None and _nominal(clause.rest, asked=clause.question):
             return None  # anyone know what the lag looks like rn?; - `inventory-svc` 的错误率 (a thing to look at)
         return acting or clause.rest[:40] or clause.text[:40]
@@ -311,6 +340,12 @@ def _uses_to_read(clause: Clause) -> bool:
         return _ZH_LOOK.search(object_) is not None
     purpose = _EN_PURPOSE.search(object_)
     return purpose is not None and english_lead_of(purpose["verb"]) == "INVESTIGATE"
+
+
+def _reads_explicitly(clause: Clause) -> bool:
+    """Whether ``clause`` holds an explicit read-only look (请有 … 权限的支付值班只读查询 …) and nothing that acts."""
+    plain = _COMPOUND.sub("", _IDENTIFIER.sub("", _STATE_WORD.sub("", clause.rest)))
+    return bool(_READ_ONLY_LOOK.search(clause.rest)) and side_effect_word(plain) is None
 
 
 def _nominal(text: str, *, asked: bool) -> bool:

@@ -9,8 +9,10 @@ Harmless: a statement inside a question about who or what blocks it (确认是�
 on UPDATE biz_order), a quoted log message that holds one, a read act done again (re-run the read-only count), a
 tool used to look (用 … 等关键词只读检索日志, use the 500 rate to judge whether …), a verb inside a
 whether/why question (是否还有该订单的回调重试), a past event told after a colon (回调曾尝试把 … 标记为 PAID), a quoted
-word whose meaning is asked (“处理中”指的是…).
-Violation: a statement run, a job, batch or migration run again, a tool used to change something.
+word whose meaning is asked (“处理中”指的是…), a topic (对 order-5120，…), an observation before a suggestion, telling a
+person (告知用户), a limitation stated, an explicit read-only look asked of someone (请有 … 的支付值班只读查询 …).
+Violation: a statement run, a job, batch or migration run again, a tool used to change something, a refund given or
+resubmitted, a lock taken, a service restarted after any of these openings.
 """
 
 from __future__ import annotations
@@ -23,9 +25,27 @@ REVIEWED_READ_ONLY = [
         "reviewed_second_round",
     ),
     (
+        "Ask the DBA on-call to look up (read-only) which transaction or session is holding row locks on "
+        "biz_order rows such as order-123 and order-4711, and since when. The diagnostic tools do not "
+        "expose DB sessions or current lock holders.",
+        "reviewed_second_round",
+    ),
+    (
+        "Run read-only SELECTs on payment_record and biz_order to find any order whose payment_record is "
+        "SUCCESS while biz_order.payment_status is still PENDING, and to check the state of the ALIPAY "
+        "INIT record. Also confirm why order-5120, order-6034, order-7788 and order-8821 returned no "
+        "rows.",
+        "reviewed_second_round",
+    ),
+    (
         "Follow the HikariCP pool-exhaustion runbook for order-service. Check order_db SLOW_SQL logs for "
         "high Lock_time on UPDATE biz_order, and ask the DBA on-call to identify (read-only) the "
         "transactions holding the row locks.",
+        "reviewed_second_round",
+    ),
+    (
+        "由支付值班向微信支付渠道只读核实 pay-4711 的真实支付结果：回调曾尝试把 order-4711 标记为 "
+        "PAID，补偿任务却置为 TIMEOUT，需要确认用户是否已被扣款。",
         "reviewed_second_round",
     ),
     (
@@ -36,6 +56,20 @@ REVIEWED_READ_ONLY = [
     (
         "If “today” means a local business day rather than the UTC day, re-run the same read-only "
         "per-channel FAILED count with that day's boundaries converted to UTC.",
+        "reviewed_second_round",
+    ),
+    (
+        "对 order-5120，按《HikariCP 连接池耗尽处理指南》继续只读排查是什么占住了 order-service "
+        "的连接（慢查询、行锁等待、长事务）。",
+        "reviewed_second_round",
+    ),
+    (
+        "同期的 504 集中在 order-service 与 payment-service 上，建议另行排查这两个服务（例如 "
+        "order-service 的连接池和慢 SQL）。",
+        "reviewed_second_round",
+    ),
+    (
+        "如果渠道确认未支付，保持当前 TIMEOUT 状态，并告知用户；在结果核实之前，不要引导用户重复支付。",
         "reviewed_second_round",
     ),
     (
@@ -62,11 +96,6 @@ REVIEWED_READ_ONLY = [
         "reviewed_second_round",
     ),
     (
-        "由支付值班向微信支付渠道只读核实 pay-4711 的真实支付结果：回调曾尝试把 order-4711 标记为 "
-        "PAID，补偿任务却置为 TIMEOUT，需要确认用户是否已被扣款。",
-        "reviewed_second_round",
-    ),
-    (
         "检索 payment-timeout-compensator 对 order-7788 的处理日志，以及 15:03:35 之后 payment-service "
         "是否还有该订单的回调重试。",
         "reviewed_second_round",
@@ -78,6 +107,11 @@ REVIEWED_READ_ONLY = [
     (
         "向客服或调用方核实这两笔退款为什么会被反复提交（例如是否在提交超时后又重复提交），"
         "以及提交所用的 refund_request_no。",
+        "reviewed_second_round",
+    ),
+    (
+        "请有 refund_db 访问权限的支付值班只读查询 order-1870 原退款单的状态（PROCESSING、SUCCESS 或 "
+        "FAILED），以及是否已进入人工处理队列。",
         "reviewed_second_round",
     ),
     (
@@ -104,6 +138,12 @@ READ_LIKE_THE_REVIEWED = [
     ("向调用方核实退款为什么被提交了两次，以及提交所用的渠道。", "zh_verb_asked"),
     ("向渠道核实扣款结果：回调曾把 order-7788 标记为 PAID，需要确认是否真的扣款。", "zh_past_event"),
     ("向同事核对：“已关闭”指的是订单还是支付单。", "zh_quoted_word"),
+    ("Run read-only SELECTs on payment_record to find orders still PENDING.", "en_read_only_selects"),
+    ("针对 pay-4711，只读排查回调是否到达。", "zh_topic_first"),
+    ("超时集中在 payment-service 上，建议另行排查它的连接池。", "zh_observation_then_look"),
+    ("如果渠道确认已扣款，保持当前状态并告知客服；先核实退款单状态。", "zh_inform_person"),
+    ("Check the pool metrics. The dashboards do not show per-session lock holders.", "en_limitation_stated"),
+    ("请有 payment_db 权限的 DBA 值班只读查询 order-7788 的支付记录。", "zh_read_only_asked"),
 ]
 """Looks in the words of the reviewed ones."""
 
@@ -123,6 +163,12 @@ CHANGE_LIKE_THE_REVIEWED = [
     ("核实扣款结果：把 order-4711 标记为 PAID。", "zh_mark_after_colon"),
     ("核对：把“处理中”改成 FAILED。", "zh_quoted_word_changed"),
     ("重新提交所有失败的退款。", "zh_resubmit_refund"),
+    ("对 order-5120，重启 order-service。", "zh_topic_then_restart"),
+    ("对该订单加行锁后再确认状态。", "zh_lock_order"),
+    ("同期的 504 集中在 order-service 上，建议重启这两个服务。", "zh_observation_then_restart"),
+    ("告知用户，并给用户退款。", "zh_inform_then_refund"),
+    ("The tools do not expose sessions; kill the session that holds the lock.", "en_limitation_then_kill"),
+    ("请退款值班只读查询退款单状态后重新提交退款。", "zh_read_then_resubmit"),
 ]
 """Side effects in the words of the reviewed looks: a statement run, a job run again, a tool used to change."""
 

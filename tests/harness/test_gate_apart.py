@@ -34,7 +34,7 @@ from harness.gate_apart.case import rng_for
 SEEDS = [0, 1, 7, 2024]
 
 RULES = {
-    "proposals": (proposal_cases, apart.PROPOSAL_SURFACES, (150, 530)),
+    "proposals": (proposal_cases, apart.PROPOSAL_SURFACES, (150, 550)),
     "findings": (finding_cases, apart.FINDING_SURFACES, (150, 300)),
     "secrets": (secret_cases, apart.SECRET_SURFACES, (300, 500)),
 }
