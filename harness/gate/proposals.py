@@ -112,6 +112,8 @@ _INFORMS = re.compile(
     re.IGNORECASE,
 )
 """告知用户, tell the customer: telling a person changes no system (给用户退款 does; it is judged as its own clause)."""
+_TOLD = re.compile(r"\s*(?:$|[：:]|已经|已|目前|当前|正在|尚未|还未|未|(?:that|about|of)(?![A-Za-z]))", re.IGNORECASE)
+"""What follows the person told: nothing, or a fact (告知用户已退款), never an act (通知用户退款 may ask for one)."""
 _LIMITATION = re.compile(
     r"^(?:the|these|those|this|that|it|they|our)\b[^,;]{0,60}?\b(?:do|does|did|is|are|was|were|can|could)\s*(?:not|n't)\b"
     r"|^(?:the|these|those|this|that|it|they|our)\b[^,;]{0,60}?\b(?:cannot|can't|don't|doesn't|isn't|aren't)\b",
@@ -193,6 +195,7 @@ def side_effect(text: str, policy: ClaimPolicy) -> str | None:
             return problem
         reads = reads or clause.lead in _READING or on_the_inquiry(clause) or _carries_reading(clause, found)
         reads = reads or _repeats_a_read(clause) or _uses_to_read(clause) or _reads_explicitly(clause)
+        reads = reads or _tells_a_person(clause.rest)
     return None if reads else reading.text.strip()[:40]
 
 
@@ -305,9 +308,9 @@ def _clause_problem(clause: Clause, found: list[Command], policy: ClaimPolicy, r
         return given_act(clause.rest[max(clause.rest.find(clause.verb), 0) :]) or _after_colon(clause)
     if clause.starts_step and not clause.aside and lead is Lead.UNKNOWN and not _holds_command(clause, found):
         acting = side_effect_word(clause.rest)
-        if acting is None and (
-            _OBSERVED.match(clause.rest) or _INFORMS.match(clause.rest) or _TOPIC.fullmatch(clause.rest)
-        ):
+        if _tells_a_person(clause.rest):
+            return None
+        if acting is None and (_OBSERVED.match(clause.rest) or _TOPIC.fullmatch(clause.rest)):
             return None
         if _LIMITATION.match(clause.rest):
             return None
@@ -340,6 +343,14 @@ def _uses_to_read(clause: Clause) -> bool:
         return _ZH_LOOK.search(object_) is not None
     purpose = _EN_PURPOSE.search(object_)
     return purpose is not None and english_lead_of(purpose["verb"]) == "INVESTIGATE"
+
+
+def _tells_a_person(rest: str) -> bool:
+    """Whether ``rest`` tells a person a fact or nothing named (告知用户, 告知用户已退款): communication, no act."""
+    told = _INFORMS.match(rest)
+    if told is None:
+        return False
+    return bool(_TOLD.match(rest.rstrip("。.;； "), told.end()))
 
 
 def _reads_explicitly(clause: Clause) -> bool:

@@ -144,6 +144,8 @@ READ_LIKE_THE_REVIEWED = [
     ("如果渠道确认已扣款，保持当前状态并告知客服；先核实退款单状态。", "zh_inform_person"),
     ("Check the pool metrics. The dashboards do not show per-session lock holders.", "en_limitation_stated"),
     ("请有 payment_db 权限的 DBA 值班只读查询 order-7788 的支付记录。", "zh_read_only_asked"),
+    ("告知用户已退款。", "zh_tell_a_fact"),
+    ("Inform the customer that the refund is pending.", "en_tell_a_fact"),
 ]
 """Looks in the words of the reviewed ones."""
 
@@ -169,6 +171,9 @@ CHANGE_LIKE_THE_REVIEWED = [
     ("告知用户，并给用户退款。", "zh_inform_then_refund"),
     ("The tools do not expose sessions; kill the session that holds the lock.", "en_limitation_then_kill"),
     ("请退款值班只读查询退款单状态后重新提交退款。", "zh_read_then_resubmit"),
+    ("通知用户退款。", "zh_notify_to_act"),
+    ("Notify the user to retry the payment.", "en_notify_to_act"),
+    ("Inform the customer and refund them.", "en_inform_then_refund"),
 ]
 """Side effects in the words of the reviewed looks: a statement run, a job run again, a tool used to change."""
 

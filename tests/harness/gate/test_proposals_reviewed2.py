@@ -57,6 +57,8 @@ REVIEWED_READ_ONLY = [
     "FAILED），以及是否已进入人工处理队列。",
     "向提出问题的同事核对：“处理中”指的是支付还是退款、订单号 order-1870 "
     "是否准确，以及该订单存放在哪个库（order_db 中查不到）。",
+    "告知用户已退款。",
+    "Inform the customer that the refund is pending.",
 ]
 
 SIDE_EFFECTS = [
@@ -93,6 +95,9 @@ SIDE_EFFECTS = [
     "The tools do not expose sessions; kill the session that holds the lock.",
     "请退款值班只读查询退款单状态后重新提交退款。",
     "Run read-only SELECTs, then UPDATE biz_order SET status='PAID'.",
+    "通知用户退款。",
+    "Notify the user to retry the payment.",
+    "Inform the customer and refund them.",
 ]
 
 
