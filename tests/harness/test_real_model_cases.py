@@ -16,7 +16,7 @@ from tools.registry import configured_kinds
 
 CASES = Path(__file__).resolve().parents[2] / "tools" / "eval" / "real_model_cases.jsonl"
 GUARD_BOUND = 64 * 1024
-MAX_FAITHFUL_REFUSED = 13
+MAX_FAITHFUL_REFUSED = 29
 """Faithful real-model drafts and repairs the gate refuses today (README, "A real model's drafts")."""
 
 
