@@ -81,7 +81,10 @@ def test_no_series_is_a_complete_negative_observation() -> None:
     assert result is not None and not found
     scope = KIND.scope(result)
     assert scope.complete is True
-    assert scope.queried == f'payment_order_callback_total rate where outcome="X"，{WINDOW}'
+    assert scope.queried == (
+        f'payment_order_callback_total rate where outcome="X"，{WINDOW}，'
+        f"step_seconds={result.scope.step_seconds}，promql={result.scope.promql}"
+    )
     assert scope.verified == f"payment_order_callback_total rate 指标，{WINDOW}"
     assert KIND.evidence(result, False) == [
         {"source_type": "METRIC", "source": "prometheus (MOCK)", "scope": scope.queried, "asked": [], "series_count": 0}
